@@ -1,0 +1,190 @@
+/**
+ * Lint and compile: repositories on disk → lint report + bundles in memory. `facetform lint` prints
+ * the report; `facetform build` writes the bundles when the report has no errors. Examples are
+ * rendered exactly as the server renders requests, and each manifest is checked with
+ * kubernetes-models.
+ */
+import { type Bundle, type BundleCollection, BUNDLE_FORMAT, sealBundle } from '../bundle/bundle.js';
+import { execute } from '../exec/execute.js';
+import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../lint/rules/declarations.js';
+import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
+import { contentOnly, lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
+import { lintRefinements } from '../lint/rules/refinements.js';
+import type { CollectionContext, SectionContext } from '../lint/context.js';
+import { LintReport } from '../lint/report.js';
+import { checkManifest } from '../manifest/kube-check.js';
+import { RenderError } from '../render/render-error.js';
+import { CollectionRenderPlan, MASTER_FACET } from '../render/render-plan.js';
+import { loadRepositories, type RepositorySource } from '../repository/load.js';
+import type { SourceFile } from '../repository/source-file.js';
+import { generateInputSchema, isRefinementMap } from '../schema/input-schema.js';
+import { InputValidator } from '../schema/input-validator.js';
+import { KubeTypes } from '../schema/kube-types.js';
+import { parseBody, placeholderSites } from '../template/body.js';
+import { fromPointer, isPlainObject, type JsonObject } from '../util/json.js';
+
+export interface CompileResult {
+  report: LintReport;
+  /** Bundles of the repositories that have no lint errors. */
+  bundles: Bundle[];
+  sources: RepositorySource[];
+}
+
+function sectionContext(named: { name: string; file: SourceFile }): SectionContext {
+  const value = named.file.value;
+  if (!isPlainObject(value)) return { ...named, section: undefined, template: undefined, facets: [], master: false };
+  const section = value as JsonObject;
+  const facets = Array.isArray(section.facets) ? section.facets.filter((facet): facet is string => typeof facet === 'string') : [];
+  const template = parseBody(contentOnly(section)) as SectionContext['template'];
+  return { ...named, section, template, facets, master: facets.includes(MASTER_FACET) };
+}
+
+function collectionContexts(repository: RepositorySource): CollectionContext[] {
+  return repository.collections.map((source) => ({
+    repository,
+    source,
+    declaration: isPlainObject(source.file.value) ? (source.file.value as JsonObject) : undefined,
+    sections: source.sections.map(sectionContext),
+  }));
+}
+
+function allFiles(repository: RepositorySource): SourceFile[] {
+  return [repository.file, ...repository.collections.flatMap((c) => [c.file, ...c.sections.map((s) => s.file), ...c.examples.map((e) => e.file)])];
+}
+
+function lintStructure(repository: RepositorySource, contexts: CollectionContext[], report: LintReport): void {
+  for (const file of allFiles(repository)) {
+    for (const problem of file.syntaxErrors) report.error(file, problem, problem.message, 'fix the JSON syntax at this position');
+  }
+  lintRepositoryDeclaration(repository, report);
+  lintVariablesUnique(contexts, report);
+  for (const context of contexts) {
+    lintCollectionDeclaration(context, report);
+    for (const section of context.sections) {
+      if (section.file.value !== undefined && section.section === undefined) {
+        report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Adding a section"');
+      }
+      lintFacets(section, report);
+      lintReservedMembers(section, report);
+      lintMemberNames(section, report);
+      lintPlaceholders(context, section, report);
+      lintRefinements(section, report);
+    }
+    lintMaster(context, report);
+    lintConflicts(context, report);
+  }
+}
+
+const compilable = (context: CollectionContext, report: LintReport): boolean =>
+  context.declaration !== undefined && ![context.source.file, ...context.sections.map((s) => s.file)].some((file) => report.hasErrorsIn(file.path));
+
+/** Builds one collection of a bundle and checks its examples. */
+async function compileCollection(context: CollectionContext, kube: KubeTypes, report: LintReport): Promise<BundleCollection> {
+  const declaration = context.declaration as { name: string; variable: string; kind: string; apiVersion: string; description: string };
+  const sections = context.sections.map((section) => ({
+    context: section,
+    content: contentOnly(section.section!),
+    sites: placeholderSites(section.template!),
+  }));
+  const generated = generateInputSchema(
+    declaration,
+    sections.map(({ context: section, sites }) => ({
+      name: section.name,
+      master: section.master,
+      sites,
+      refinements: isRefinementMap(section.section!.$values) ? section.section!.$values : {},
+    })),
+    kube.kindSchema(declaration.apiVersion, declaration.kind),
+  );
+  const bundleSections = sections.map(({ context: section, content }) => ({
+    name: section.name,
+    facets: section.facets,
+    description: typeof section.section!.$description === 'string' ? section.section!.$description : '',
+    content,
+    required: generated.required[section.name] ?? [],
+  }));
+  const plan = new CollectionRenderPlan({ collection: declaration.name, variable: declaration.variable, sections: bundleSections });
+  const validator = new InputValidator(generated.schema);
+
+  const examples: BundleCollection['examples'] = [];
+  const rendered = new Set<number>();
+  for (const example of context.source.examples) {
+    const { file } = example;
+    if (file.value === undefined) continue;
+    if (!isPlainObject(file.value)) {
+      report.error(file, [], 'an example must be a JSON object: an exec request body', 'write { "facets": [...], "values": {...}, "globalvars": {...} }');
+      continue;
+    }
+    const { $description, ...request } = file.value as JsonObject;
+    if ($description !== undefined && typeof $description !== 'string') report.error(file, ['$description'], '"$description" must be a string', 'one sentence saying what the example shows');
+    try {
+      const result = execute({ plan, validator }, request);
+      for (const pointer of result.unknownMembers) {
+        report.warning(file, fromPointer(pointer), `unknown field ${pointer}: no placeholder reads it`, 'remove it, or add a section whose placeholder reads it');
+      }
+      const check = await checkManifest(result.manifest);
+      for (const error of check.errors) {
+        report.error(file, [], `renders a manifest that kubernetes-models rejects: ${error}`, 'change the example values (or the sections) so that the manifest is valid');
+      }
+      if (!check.checked) report.warning(file, [], `kubernetes-models has no model for ${declaration.apiVersion} ${declaration.kind}; the manifest was not checked`);
+      plan.select((request.facets as string[] | undefined) ?? []).forEach((index) => rendered.add(index));
+      examples.push({ name: example.name, description: ($description as string | undefined) ?? '', request, manifest: result.manifest });
+    } catch (error) {
+      if (!(error instanceof RenderError)) throw error;
+      for (const problem of error.problems) {
+        report.error(file, fromPointer(problem.pointer), `example does not render: ${problem.pointer || '/'} ${problem.detail}`, 'fix the example values, or the section it names');
+      }
+    }
+  }
+  plan.sections.forEach((section, index) => {
+    if (!rendered.has(index)) {
+      const file = context.sections.find((candidate) => candidate.name === section.name)!.file;
+      report.warning(file, ['facets'], `no example of ${declaration.name} renders section ${section.name}`, `add an example under ${context.source.dir}/examples/ that selects one of its facets`);
+    }
+  });
+
+  return {
+    name: declaration.name,
+    variable: declaration.variable,
+    kind: declaration.kind,
+    apiVersion: declaration.apiVersion,
+    description: declaration.description,
+    facets: [...plan.facets],
+    sections: bundleSections,
+    schema: generated.schema,
+    examples,
+  };
+}
+
+export async function compileRepositories(reposDir: string): Promise<CompileResult> {
+  const report = new LintReport();
+  const sources = loadRepositories(reposDir);
+  const planned = sources.map((repository) => {
+    const contexts = collectionContexts(repository);
+    lintStructure(repository, contexts, report);
+    return { repository, contexts };
+  });
+
+  const kinds = planned.flatMap(({ contexts }) =>
+    contexts.filter((context) => compilable(context, report)).map((context) => ({ apiVersion: String(context.declaration!.apiVersion), kind: String(context.declaration!.kind) })),
+  );
+  const kube = KubeTypes.generate(kinds);
+
+  const bundles: Bundle[] = [];
+  for (const { repository, contexts } of planned) {
+    const collections: BundleCollection[] = [];
+    for (const context of contexts) {
+      if (compilable(context, report)) collections.push(await compileCollection(context, kube, report));
+    }
+    if (allFiles(repository).some((file) => report.hasErrorsIn(file.path))) continue;
+    const identity = repository.file.value as unknown as Bundle['repository'];
+    bundles.push(
+      sealBundle({
+        format: BUNDLE_FORMAT,
+        repository: { name: identity.name, vendor: identity.vendor, apiVersion: identity.apiVersion, release: identity.release, description: identity.description },
+        collections,
+      }),
+    );
+  }
+  return { report, bundles, sources };
+}

@@ -1,0 +1,79 @@
+/**
+ * A bundle: one release of one repository, compiled and validated (CONTRACT §9). It holds every
+ * collection with its sections, generated input schema and examples, and a sha256 digest of its
+ * canonical content (RFC 8785 JSON canonicalization) so that a changed byte is always noticed.
+ */
+import { createHash } from 'node:crypto';
+import canonicalizeModule from 'canonicalize';
+import type { Schema } from '../schema/kube-types.js';
+import type { JsonObject } from '../util/json.js';
+
+// canonicalize is CommonJS; its default export arrives wrapped under NodeNext resolution.
+const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (value: unknown) => string;
+
+export const BUNDLE_FORMAT = 'facetform.bundle/v1';
+
+export interface RepositoryIdentity {
+  name: string;
+  vendor: string;
+  apiVersion: string;
+  release: string;
+  description: string;
+}
+
+export interface BundleSection {
+  name: string;
+  facets: string[];
+  description: string;
+  /** The rendered members, as authored, placeholders unparsed. */
+  content: JsonObject;
+  /** JSON Pointers into the manifest of the placeholders that must have a value. */
+  required: string[];
+}
+
+export interface BundleExample {
+  name: string;
+  description: string;
+  /** An exec request body. */
+  request: JsonObject;
+  /** What the request renders to; the golden answer. */
+  manifest: JsonObject;
+}
+
+export interface BundleCollection {
+  name: string;
+  variable: string;
+  kind: string;
+  apiVersion: string;
+  description: string;
+  facets: string[];
+  sections: BundleSection[];
+  /** JSON Schema of one input object, values[<id>]. */
+  schema: Schema;
+  examples: BundleExample[];
+}
+
+export interface Bundle {
+  format: typeof BUNDLE_FORMAT;
+  repository: RepositoryIdentity;
+  collections: BundleCollection[];
+  /** `sha256:<hex>` of the canonical JSON of everything else in the bundle. */
+  digest: string;
+}
+
+export function canonicalJson(value: unknown): string {
+  return canonicalize(value);
+}
+
+export function sha256(text: string): string {
+  return 'sha256:' + createHash('sha256').update(text).digest('hex');
+}
+
+export function digestOf(bundle: Omit<Bundle, 'digest'> & { digest?: string }): string {
+  const { digest: _ignored, ...content } = bundle;
+  return sha256(canonicalJson(content));
+}
+
+export function sealBundle(content: Omit<Bundle, 'digest'>): Bundle {
+  return { ...content, digest: digestOf(content) };
+}

@@ -1,0 +1,83 @@
+/**
+ * Loading bundles from dist/: every bundle is read, its digest checked, and each collection
+ * compiled into a render plan and an input validator once, here, so that requests only run them.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { CollectionRenderPlan } from '../render/render-plan.js';
+import { InputValidator } from '../schema/input-validator.js';
+import { BUNDLE_FORMAT, type Bundle, type BundleCollection, digestOf } from './bundle.js';
+import { INDEX_FILE, type DistIndex } from '../build/write-dist.js';
+
+export interface LoadedCollection {
+  bundle: Bundle;
+  collection: BundleCollection;
+  plan: CollectionRenderPlan;
+  validator: InputValidator;
+}
+
+export interface LoadedBundle {
+  bundle: Bundle;
+  /** Where it was read from. */
+  file: string;
+  collections: Map<string, LoadedCollection>;
+}
+
+export class BundleLoadError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'BundleLoadError';
+  }
+}
+
+export function compileCollection(bundle: Bundle, collection: BundleCollection): LoadedCollection {
+  return {
+    bundle,
+    collection,
+    plan: new CollectionRenderPlan({ collection: collection.name, variable: collection.variable, sections: collection.sections }),
+    validator: new InputValidator(collection.schema),
+  };
+}
+
+export function loadBundleFile(file: string): LoadedBundle {
+  let bundle: Bundle;
+  try {
+    bundle = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+  } catch (error) {
+    throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
+  }
+  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections)) {
+    throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
+  }
+  const digest = digestOf(bundle);
+  if (digest !== bundle.digest) {
+    throw new BundleLoadError(file, `content does not match its digest (recorded ${bundle.digest}, computed ${digest}); the file was changed after the build`);
+  }
+  const collections = new Map<string, LoadedCollection>();
+  for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection));
+  return { bundle, file, collections };
+}
+
+/** Loads every bundle the index of `distDir` lists. */
+export function loadBundles(distDir: string): LoadedBundle[] {
+  const indexFile = path.join(distDir, INDEX_FILE);
+  if (!existsSync(indexFile)) {
+    throw new BundleLoadError(indexFile, 'not found; build the bundles first with `npm run build`');
+  }
+  let index: DistIndex;
+  try {
+    index = JSON.parse(readFileSync(indexFile, 'utf8')) as DistIndex;
+  } catch (error) {
+    throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
+  }
+  return index.bundles.map((entry) => {
+    const loaded = loadBundleFile(path.join(distDir, entry.path));
+    if (loaded.bundle.digest !== entry.digest) {
+      throw new BundleLoadError(loaded.file, `digest ${loaded.bundle.digest} differs from the index's ${entry.digest}`);
+    }
+    return loaded;
+  });
+}

@@ -1,0 +1,32 @@
+import { performance } from 'node:perf_hooks';
+import path from 'node:path';
+import { compileRepositories } from '../build/compile.js';
+import { ReleaseConflictError, writeDist } from '../build/write-dist.js';
+import { sourceDigest } from '../repository/source-digest.js';
+import { CliError, type Io, parseCommandArgs } from './io.js';
+
+export async function runBuild(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, out: { type: 'string', default: 'dist' } });
+  const started = performance.now();
+  const { report, bundles, sources } = await compileRepositories(values.repos!);
+  if (report.errorCount > 0) {
+    io.err(report.format());
+    io.err('build failed: fix the errors above; nothing was written\n');
+    return 1;
+  }
+  if (report.warningCount > 0) io.err(report.format());
+  try {
+    const digests = Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)]));
+    await writeDist(values.out!, bundles, digests);
+  } catch (error) {
+    if (error instanceof ReleaseConflictError) throw new CliError(error.message, 1);
+    throw error;
+  }
+  const collections = bundles.reduce((count, bundle) => count + bundle.collections.length, 0);
+  for (const bundle of bundles) {
+    const { name, apiVersion, release } = bundle.repository;
+    io.out(`${name} ${apiVersion} ${release}: ${bundle.collections.length} collections, ${bundle.digest.slice(0, 19)}…\n`);
+  }
+  io.out(`built ${bundles.length} bundles, ${collections} collections into ${path.resolve(values.out!)} in ${Math.round(performance.now() - started)} ms\n`);
+  return 0;
+}

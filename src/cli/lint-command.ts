@@ -1,0 +1,9 @@
+import { compileRepositories } from '../build/compile.js';
+import { type Io, parseCommandArgs } from './io.js';
+
+export async function runLint(args: string[], io: Io): Promise<number> {
+  const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' } });
+  const { report } = await compileRepositories(values.repos!);
+  (report.errorCount > 0 ? io.err : io.out)(report.format());
+  return report.errorCount > 0 ? 1 : 0;
+}

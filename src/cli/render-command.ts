@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { loadBundles, BundleLoadError } from '../bundle/load.js';
+import { BundleRegistry } from '../bundle/registry.js';
+import { execute } from '../exec/execute.js';
+import { formatManifest, FORMATS, isFormat } from '../manifest/format.js';
+import { RenderError } from '../render/render-error.js';
+import { isPlainObject } from '../util/json.js';
+import { CliError, type Io, parseCommandArgs } from './io.js';
+
+async function readData(file: string, io: Io, what: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === '-' ? await io.readStdin() : readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new CliError(`cannot read ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  try {
+    // YAML is a superset of JSON, so one parser reads both.
+    return parseYaml(text, { uniqueKeys: true });
+  } catch (error) {
+    throw new CliError(`${what} file ${file} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
+  }
+}
+
+export async function runRender(args: string[], io: Io): Promise<number> {
+  const { values: options, positionals } = parseCommandArgs(
+    args,
+    {
+      facets: { type: 'string' },
+      values: { type: 'string' },
+      globalvars: { type: 'string' },
+      request: { type: 'string' },
+      format: { type: 'string', default: 'json' },
+      strict: { type: 'boolean', default: false },
+      release: { type: 'string' },
+      bundles: { type: 'string', default: process.env.BUNDLES_DIR ?? 'dist' },
+    },
+    true,
+  );
+  const target = positionals[0];
+  if (positionals.length !== 1 || !/^[^/]+\/[^/]+$/.test(target ?? '')) throw new CliError('name one <repository>/<collection>, e.g. service-resources/service');
+  if (!isFormat(options.format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}`);
+  if ((options.values === undefined) === (options.request === undefined)) throw new CliError('give either --values FILE or --request FILE');
+
+  let body: Record<string, unknown>;
+  if (options.request !== undefined) {
+    const request = await readData(options.request, io, 'request');
+    if (!isPlainObject(request)) throw new CliError(`request file ${options.request} must hold an exec request object`);
+    body = { ...request };
+  } else {
+    body = { values: await readData(options.values!, io, 'values') };
+    if (options.globalvars !== undefined) body.globalvars = await readData(options.globalvars, io, 'globalvars');
+  }
+  if (options.facets !== undefined) body.facets = options.facets.split(',').map((facet) => facet.trim()).filter(Boolean);
+
+  let registry: BundleRegistry;
+  try {
+    registry = new BundleRegistry(loadBundles(options.bundles!));
+  } catch (error) {
+    if (error instanceof BundleLoadError) throw new CliError(error.message);
+    throw error;
+  }
+  const [repository, collectionName] = target!.split('/') as [string, string];
+  const candidates = registry.bundles.filter((loaded) => loaded.bundle.repository.name === repository);
+  if (candidates.length === 0) {
+    throw new CliError(`no repository ${repository}; known: ${[...new Set(registry.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}`);
+  }
+  const { vendor, apiVersion } = candidates[0]!.bundle.repository;
+  const lookup = registry.lookup(vendor, repository, apiVersion, collectionName, options.release);
+  if ('missing' in lookup) throw new CliError(`no ${lookup.missing} ${lookup.name} in ${repository}; known: ${lookup.known.join(', ')}`);
+
+  try {
+    const result = execute(lookup.found, body, { strict: options.strict });
+    for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
+    io.out(formatManifest(result.manifest, options.format, { pretty: true }));
+    return 0;
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    io.err(`facetform render: ${error.title}\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.detail}\n`).join('')}`);
+    return 1;
+  }
+}

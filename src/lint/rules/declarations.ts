@@ -1,0 +1,107 @@
+/** Rules for repository.json and collection.json. */
+import type { RepositorySource } from '../../repository/load.js';
+import type { SourceFile } from '../../repository/source-file.js';
+import { VARIABLE_PATTERN } from '../../template/placeholder.js';
+import { isPlainObject, type JsonObject } from '../../util/json.js';
+import type { CollectionContext } from '../context.js';
+import type { LintReport } from '../report.js';
+
+export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+export const API_VERSION_PATTERN = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+const KIND_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
+const RESOURCE_API_VERSION_PATTERN = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+
+interface Field {
+  name: string;
+  pattern?: RegExp;
+  hint: string;
+}
+
+function checkFields(file: SourceFile, value: JsonObject, fields: Field[], report: LintReport): void {
+  for (const field of fields) {
+    const member = value[field.name];
+    if (member === undefined) {
+      report.error(file, [], `missing "${field.name}"`, field.hint);
+    } else if (typeof member !== 'string' || member.trim() === '') {
+      report.error(file, [field.name], `"${field.name}" must be a non-empty string`, field.hint);
+    } else if (field.pattern && !field.pattern.test(member)) {
+      report.error(file, [field.name], `"${field.name}" is "${member}", which is not of the expected form`, field.hint);
+    }
+  }
+  const known = new Set(fields.map((field) => field.name));
+  for (const name of Object.keys(value)) {
+    if (!known.has(name)) report.warning(file, [name], `unknown member "${name}" is ignored`, `known members: ${[...known].join(', ')}`);
+  }
+}
+
+function asObject(file: SourceFile, what: string, report: LintReport): JsonObject | undefined {
+  if (file.value === undefined) return undefined; // the syntax rule reports it
+  if (!isPlainObject(file.value)) {
+    report.error(file, [], `${what} must be a JSON object`, `see README.md, "Template repositories"`);
+    return undefined;
+  }
+  return file.value as JsonObject;
+}
+
+export function lintRepositoryDeclaration(repository: RepositorySource, report: LintReport): void {
+  const value = asObject(repository.file, 'repository.json', report);
+  if (value === undefined) return;
+  checkFields(
+    repository.file,
+    value,
+    [
+      { name: 'name', pattern: NAME_PATTERN, hint: `the repository's name, the same as its folder: "${repository.name}"` },
+      { name: 'vendor', pattern: NAME_PATTERN, hint: 'the publisher literal of the exec paths, lowercase letters, digits and "-", e.g. "facetform"' },
+      { name: 'apiVersion', pattern: API_VERSION_PATTERN, hint: 'the API version path segment, e.g. "v1"' },
+      { name: 'release', pattern: SEMVER_PATTERN, hint: 'the release version, semver, e.g. "1.0.0"' },
+      { name: 'description', hint: 'one sentence saying what the repository holds' },
+    ],
+    report,
+  );
+  if (typeof value.name === 'string' && value.name !== repository.name) {
+    report.error(repository.file, ['name'], `name "${value.name}" differs from the folder name "${repository.name}"`, 'rename the folder or the repository so they agree');
+  }
+  for (const dir of repository.strayDirs) {
+    report.warning(repository.file, [], `folder ${dir} has no collection.json and is ignored`, 'add a collection.json to make it a collection, or remove the folder');
+  }
+}
+
+export function lintCollectionDeclaration(context: CollectionContext, report: LintReport): void {
+  const { source } = context;
+  const value = context.declaration;
+  if (value === undefined) return;
+  checkFields(
+    source.file,
+    value,
+    [
+      { name: 'name', pattern: NAME_PATTERN, hint: `the collection's name, the same as its folder: "${source.name}"` },
+      { name: 'variable', pattern: VARIABLE_PATTERN, hint: 'the template variable, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores' },
+      { name: 'kind', pattern: KIND_PATTERN, hint: 'the rendered kind, e.g. "Service"' },
+      { name: 'apiVersion', pattern: RESOURCE_API_VERSION_PATTERN, hint: 'the rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1"' },
+      { name: 'description', hint: 'one sentence saying what the collection renders' },
+    ],
+    report,
+  );
+  if (typeof value.name === 'string' && value.name !== source.name) {
+    report.error(source.file, ['name'], `name "${value.name}" differs from the folder name "${source.name}"`, 'rename the folder or the collection so they agree');
+  }
+  if (context.sections.length === 0) {
+    report.error(source.file, [], `collection ${source.name} has no sections`, `add section files under ${source.dir}/sections/`);
+  }
+}
+
+/** Two collections of one repository may not share a variable: one globalvars map serves them all. */
+export function lintVariablesUnique(contexts: CollectionContext[], report: LintReport): void {
+  const owners = new Map<string, string>();
+  for (const context of contexts) {
+    const variable = context.declaration?.variable;
+    if (typeof variable !== 'string') continue;
+    const owner = owners.get(variable);
+    if (owner !== undefined) {
+      report.error(context.source.file, ['variable'], `variable ${variable} is already the variable of collection ${owner}`, 'give each collection its own variable, e.g. __<KIND>_ID__');
+    } else {
+      owners.set(variable, context.source.name);
+    }
+  }
+}

@@ -1,0 +1,45 @@
+/** Rules for `$values`: refinements of the generated input schema, keyed by placeholder path. */
+import { Ajv } from 'ajv';
+import { placeholderSites } from '../../template/body.js';
+import { isPlainObject } from '../../util/json.js';
+import type { SectionContext } from '../context.js';
+import type { LintReport } from '../report.js';
+
+const HINT = 'write "$values": { "<path read by a placeholder>": { "schema": { ...JSON Schema... }, "required": true } }';
+const metaValidator = new Ajv({ strict: false });
+
+export function lintRefinements(section: SectionContext, report: LintReport): void {
+  const refinements = section.section?.$values;
+  if (refinements === undefined || section.template === undefined) return;
+  const { file } = section;
+  if (!isPlainObject(refinements)) {
+    report.error(file, ['$values'], '"$values" must be an object', HINT);
+    return;
+  }
+  const paths = new Set(
+    placeholderSites(section.template).flatMap((site) => site.expressions.flatMap((expression) => expression.references.map((reference) => reference.path.join('.')))),
+  );
+  for (const [path, refinement] of Object.entries(refinements)) {
+    const at = ['$values', path];
+    if (!paths.has(path)) {
+      report.error(file, at, `"$values" refines "${path}", but no placeholder of this section reads it`, `use one of: ${[...paths].join(', ') || '(this section has no placeholders)'}`);
+    }
+    if (!isPlainObject(refinement)) {
+      report.error(file, at, `refinement of "${path}" must be an object`, HINT);
+      continue;
+    }
+    for (const key of Object.keys(refinement)) {
+      if (key !== 'schema' && key !== 'required') report.error(file, [...at, key], `unknown refinement "${key}"`, 'a refinement has "schema" (a JSON Schema) and "required" (a boolean)');
+    }
+    if (refinement.required !== undefined && typeof refinement.required !== 'boolean') {
+      report.error(file, [...at, 'required'], '"required" must be true or false', HINT);
+    }
+    if (refinement.schema !== undefined) {
+      if (!isPlainObject(refinement.schema)) {
+        report.error(file, [...at, 'schema'], '"schema" must be a JSON Schema object', HINT);
+      } else if (!metaValidator.validateSchema(refinement.schema)) {
+        report.error(file, [...at, 'schema'], `"schema" is not a valid JSON Schema: ${metaValidator.errorsText(metaValidator.errors)}`, 'see https://json-schema.org/understanding-json-schema');
+      }
+    }
+  }
+}

@@ -1,0 +1,105 @@
+/** Rules for one section file: its facets, reserved members, member names and placeholders. */
+import { isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
+import { referenceToString } from '../../template/placeholder.js';
+import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
+import type { CollectionContext, SectionContext } from '../context.js';
+import type { LintReport } from '../report.js';
+
+export const FACET_PATTERN = /^(master|addon:[a-z0-9-]+)$/;
+const RESERVED_MEMBERS = new Set(['$description', '$values']);
+const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+export function lintFacets(section: SectionContext, report: LintReport): void {
+  const { file } = section;
+  const facets = section.section?.facets;
+  if (section.section === undefined) return;
+  if (facets === undefined) {
+    report.error(file, [], 'section has no "facets"', 'add "facets": ["master"] for a core section, or e.g. ["addon:spec", "addon:ports"] for an optional feature');
+    return;
+  }
+  if (!Array.isArray(facets)) {
+    report.error(file, ['facets'], '"facets" must be an array of facet names', 'e.g. "facets": ["addon:spec", "addon:ports"]');
+    return;
+  }
+  if (facets.length === 0) {
+    report.error(file, ['facets'], '"facets" is empty, so nothing can select this section', 'name at least one facet: "master", or "addon:<name>"');
+  }
+  const seen = new Set<string>();
+  facets.forEach((facet, index) => {
+    if (typeof facet !== 'string') {
+      report.error(file, ['facets', index], `facet ${JSON.stringify(facet)} is not a string`, 'facet names are strings such as "addon:ports"');
+    } else if (!FACET_PATTERN.test(facet)) {
+      const suggestion = facet.toLowerCase().replace(/[^a-z0-9:-]/g, '-');
+      report.error(
+        file,
+        ['facets', index],
+        `facet "${facet}" is not "master" or "addon:<name>"`,
+        `names are lowercase letters, digits and "-" after "addon:"${FACET_PATTERN.test(suggestion) ? `; did you mean "${suggestion}"?` : ''}`,
+      );
+    } else if (seen.has(facet)) {
+      report.warning(file, ['facets', index], `facet "${facet}" is listed twice`, 'remove the repeated entry');
+    }
+    if (typeof facet === 'string') seen.add(facet);
+  });
+}
+
+export function lintReservedMembers(section: SectionContext, report: LintReport): void {
+  const value = section.section;
+  if (value === undefined) return;
+  for (const name of Object.keys(value)) {
+    if (name.startsWith('$') && !RESERVED_MEMBERS.has(name)) {
+      report.warning(section.file, [name], `unknown metadata member "${name}" is ignored`, `members starting with "$" are reserved; known ones: ${[...RESERVED_MEMBERS].join(', ')}`);
+    }
+  }
+  if (value.$description !== undefined && typeof value.$description !== 'string') {
+    report.error(section.file, ['$description'], '"$description" must be a string', 'one sentence saying what the section adds');
+  }
+  if (!Object.keys(value).some(isContentMember)) {
+    report.warning(section.file, [], 'section renders nothing: it has no content members', 'add the manifest members this section writes, e.g. "spec": { ... }');
+  }
+}
+
+/** Member names are never templated and never reach into prototypes. */
+export function lintMemberNames(section: SectionContext, report: LintReport): void {
+  const visit = (value: JsonValue, at: string[]): void => {
+    if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...at, String(index)]));
+    else if (isPlainObject(value)) {
+      for (const [name, member] of Object.entries(value)) {
+        if (FORBIDDEN_NAMES.has(name)) report.error(section.file, [...at, name], `member name "${name}" is not allowed`, 'rename the member; these names would reach into JavaScript prototypes');
+        else if (name.includes('{{')) report.error(section.file, [...at, name], `member name "${name}" contains "{{"`, 'member names are never templated: move the placeholder into the value');
+        visit(member, [...at, name]);
+      }
+    }
+  };
+  if (section.section === undefined) return;
+  for (const [name, member] of Object.entries(section.section)) if (isContentMember(name)) visit({ [name]: member } as JsonObject, []);
+}
+
+export function lintPlaceholders(context: CollectionContext, section: SectionContext, report: LintReport): void {
+  if (section.section === undefined || section.template === undefined) return;
+  const errors: BodySyntaxError[] = [];
+  parseBody(contentOnly(section.section), errors);
+  for (const { at, error } of errors) {
+    report.error(section.file, at, `malformed placeholder: ${error.message}`, error.hint);
+  }
+  const variable = context.declaration?.variable;
+  if (typeof variable !== 'string') return;
+  for (const site of placeholderSites(section.template)) {
+    for (const expression of site.expressions) {
+      for (const reference of expression.references) {
+        if (reference.variable !== variable) {
+          report.error(
+            section.file,
+            site.at,
+            `placeholder reads ${referenceToString(reference)}, but this collection's variable is ${variable}`,
+            `write {{ ${variable}.${reference.path.join('.')} }}`,
+          );
+        }
+      }
+    }
+  }
+}
+
+export function contentOnly(section: JsonObject): JsonObject {
+  return Object.fromEntries(Object.entries(section).filter(([name]) => isContentMember(name))) as JsonObject;
+}

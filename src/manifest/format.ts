@@ -1,0 +1,22 @@
+/** Manifest serialisation (CONTRACT §6): JSON or one YAML document, byte-identical for equal input. */
+import { stringify as toYaml } from 'yaml';
+
+export const FORMATS = ['json', 'yaml'] as const;
+export type Format = (typeof FORMATS)[number];
+
+export const MEDIA_TYPES: Record<Format, string> = {
+  json: 'application/json',
+  yaml: 'application/yaml',
+};
+
+export function isFormat(value: unknown): value is Format {
+  return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
+}
+
+export function formatManifest(manifest: unknown, format: Format, options: { pretty?: boolean } = {}): string {
+  if (format === 'yaml') {
+    // No anchors: a value used twice is written twice, as kubectl users expect to read it.
+    return toYaml(manifest, { aliasDuplicateObjects: false, lineWidth: 0 });
+  }
+  return options.pretty ? JSON.stringify(manifest, null, 2) + '\n' : JSON.stringify(manifest);
+}

@@ -1,0 +1,88 @@
+/**
+ * Reading template repositories from disk, as authors keep them:
+ *
+ *   <repos>/<repository>/repository.json
+ *   <repos>/<repository>/<collection>/collection.json
+ *   <repos>/<repository>/<collection>/sections/<section>.json
+ *   <repos>/<repository>/<collection>/examples/<example>.json
+ *
+ * Nothing is judged here; lint judges. Files are listed in code-point order, which is the section
+ * order of CONTRACT §4, so the result does not depend on the file system or the locale.
+ */
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { SourceFile } from './source-file.js';
+
+export const REPOSITORY_FILE = 'repository.json';
+export const COLLECTION_FILE = 'collection.json';
+export const SECTIONS_DIR = 'sections';
+export const EXAMPLES_DIR = 'examples';
+
+export interface NamedFile {
+  /** File name without `.json`. */
+  name: string;
+  file: SourceFile;
+}
+
+export interface CollectionSource {
+  /** Folder name. */
+  name: string;
+  dir: string;
+  file: SourceFile;
+  sections: NamedFile[];
+  examples: NamedFile[];
+}
+
+export interface RepositorySource {
+  /** Folder name. */
+  name: string;
+  dir: string;
+  file: SourceFile;
+  collections: CollectionSource[];
+  /** Folders inside the repository that are not collections (no collection.json). */
+  strayDirs: string[];
+}
+
+const byCodePoint = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+function listDir(dir: string): string[] {
+  return existsSync(dir) ? readdirSync(dir).sort(byCodePoint) : [];
+}
+
+function isDir(entry: string): boolean {
+  return statSync(entry).isDirectory();
+}
+
+function jsonFiles(dir: string): NamedFile[] {
+  return listDir(dir)
+    .filter((entry) => entry.endsWith('.json') && !isDir(path.join(dir, entry)))
+    .map((entry) => ({ name: entry.slice(0, -'.json'.length), file: new SourceFile(path.join(dir, entry)) }));
+}
+
+export function loadRepositories(reposDir: string): RepositorySource[] {
+  if (!existsSync(reposDir) || !isDir(reposDir)) throw new Error(`repositories folder ${reposDir} does not exist`);
+  const repositories: RepositorySource[] = [];
+  for (const entry of listDir(reposDir)) {
+    const dir = path.join(reposDir, entry);
+    if (!isDir(dir) || !existsSync(path.join(dir, REPOSITORY_FILE))) continue;
+    const collections: CollectionSource[] = [];
+    const strayDirs: string[] = [];
+    for (const child of listDir(dir)) {
+      const collectionDir = path.join(dir, child);
+      if (!isDir(collectionDir)) continue;
+      if (!existsSync(path.join(collectionDir, COLLECTION_FILE))) {
+        strayDirs.push(collectionDir);
+        continue;
+      }
+      collections.push({
+        name: child,
+        dir: collectionDir,
+        file: new SourceFile(path.join(collectionDir, COLLECTION_FILE)),
+        sections: jsonFiles(path.join(collectionDir, SECTIONS_DIR)),
+        examples: jsonFiles(path.join(collectionDir, EXAMPLES_DIR)),
+      });
+    }
+    repositories.push({ name: entry, dir, file: new SourceFile(path.join(dir, REPOSITORY_FILE)), collections, strayDirs });
+  }
+  return repositories;
+}

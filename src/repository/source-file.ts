@@ -1,0 +1,100 @@
+/**
+ * A JSON file of a repository, kept with its text and syntax tree so that every message about it
+ * can point at a line and column.
+ */
+import { readFileSync } from 'node:fs';
+import { type Node, type ParseError, findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
+import type { JsonValue } from '../util/json.js';
+
+export interface Position {
+  line: number;
+  column: number;
+}
+
+export interface SyntaxProblem extends Position {
+  message: string;
+}
+
+export class SourceFile {
+  readonly text: string;
+  /** The parsed value, or undefined when the file is not valid JSON. */
+  readonly value: JsonValue | undefined;
+  readonly syntaxErrors: SyntaxProblem[] = [];
+  private readonly tree: Node | undefined;
+  private lineStarts: number[] | undefined;
+
+  constructor(
+    /** Path as shown in messages. */
+    readonly path: string,
+    text?: string,
+  ) {
+    this.text = text ?? readFileSync(path, 'utf8');
+    const errors: ParseError[] = [];
+    this.tree = parseTree(this.text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+    for (const error of errors) {
+      this.syntaxErrors.push({ ...this.position(error.offset), message: describeSyntaxError(printParseErrorCode(error.error)) });
+    }
+    if (errors.length === 0) {
+      try {
+        this.value = JSON.parse(this.text) as JsonValue;
+      } catch (error) {
+        // jsonc-parser is more lenient than JSON.parse in a few corners (e.g. control characters).
+        const match = /position (\d+)/.exec(String(error));
+        this.syntaxErrors.push({ ...this.position(match ? Number(match[1]) : 0), message: `invalid JSON: ${(error as Error).message}` });
+      }
+    }
+  }
+
+  position(offset: number): Position {
+    if (this.lineStarts === undefined) {
+      this.lineStarts = [0];
+      for (let index = 0; index < this.text.length; index++) if (this.text[index] === '\n') this.lineStarts.push(index + 1);
+    }
+    let low = 0;
+    let high = this.lineStarts.length - 1;
+    while (low < high) {
+      const middle = (low + high + 1) >> 1;
+      if (this.lineStarts[middle]! <= offset) low = middle;
+      else high = middle - 1;
+    }
+    return { line: low + 1, column: offset - this.lineStarts[low]! + 1 };
+  }
+
+  /**
+   * Where a member or element sits: the position of its name for a member (the line an author
+   * edits), of its value for an element. Falls back to the nearest existing ancestor.
+   */
+  locate(path: readonly (string | number)[]): Position {
+    if (this.tree === undefined) return { line: 1, column: 1 };
+    for (let length = path.length; length >= 0; length--) {
+      const segments = path.slice(0, length).map((segment) => (/^[0-9]+$/.test(String(segment)) ? Number(segment) : segment));
+      const node = findNodeAtLocation(this.tree, segments as (string | number)[]);
+      if (node === undefined) continue;
+      const anchor = node.parent?.type === 'property' ? node.parent : node;
+      return this.position(anchor.offset);
+    }
+    return { line: 1, column: 1 };
+  }
+}
+
+function describeSyntaxError(code: string): string {
+  const words: Record<string, string> = {
+    InvalidSymbol: 'unexpected character',
+    InvalidNumberFormat: 'invalid number',
+    PropertyNameExpected: 'expected a member name in double quotes',
+    ValueExpected: 'expected a value',
+    ColonExpected: 'expected ":" after the member name',
+    CommaExpected: 'expected "," between members or elements',
+    CloseBraceExpected: 'expected "}" to close the object',
+    CloseBracketExpected: 'expected "]" to close the array',
+    EndOfFileExpected: 'unexpected content after the end of the JSON value',
+    InvalidCommentToken: 'comments are not allowed in JSON',
+    UnexpectedEndOfComment: 'comments are not allowed in JSON',
+    UnexpectedEndOfString: 'string is not closed with a double quote',
+    UnexpectedEndOfNumber: 'number ends unexpectedly',
+    InvalidUnicode: 'invalid \\u escape',
+    InvalidEscapeCharacter: 'invalid escape character',
+    InvalidCharacter: 'invalid character in string',
+  };
+  return `invalid JSON: ${words[code] ?? code}`;
+}

@@ -1,0 +1,96 @@
+/**
+ * Validation of input values against a collection's generated schema: compiled once with ajv
+ * (`allErrors`), run per request. Reports every violation as a JSON Pointer into the request body,
+ * and every member the schema does not know.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import addFormatsModule from 'ajv-formats';
+import type { Problem } from '../render/render-error.js';
+import type { Schema } from './kube-types.js';
+import { MemberWalker } from './unknown-members.js';
+
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+
+let shared: Ajv | undefined;
+function ajv(): Ajv {
+  if (shared === undefined) {
+    // strict: false because generated Kubernetes schemas carry annotations ajv does not know.
+    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true });
+    addFormats(shared);
+  }
+  return shared;
+}
+
+export interface InputCheck {
+  problems: Problem[];
+  /** Pointers of members the schema does not know. */
+  unknown: string[];
+}
+
+export class InputValidator {
+  private readonly validateFn: ValidateFunction;
+  private readonly walker: MemberWalker;
+
+  constructor(readonly schema: Schema) {
+    this.validateFn = ajv().compile(schema);
+    this.walker = new MemberWalker([schema], (schema.definitions as Record<string, Schema>) ?? {});
+  }
+
+  /** Checks one input object; `pointer` is where it sits in the request body, e.g. `/values/web`. */
+  check(value: unknown, pointer: string): InputCheck {
+    const problems = this.validateFn(value) ? [] : problemsOf(this.validateFn.errors ?? [], pointer);
+    const unknown: string[] = [];
+    this.walker.walk(value, pointer, unknown);
+    return { problems, unknown };
+  }
+}
+
+/** Turns ajv errors into problems, one per pointer and message, with `anyOf` noise folded. */
+export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
+  const anyOfPaths = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf').map((error) => error.schemaPath);
+  const problems: Problem[] = [];
+  const seen = new Set<string>();
+  for (const error of errors) {
+    if (error.keyword === 'if') continue;
+    const inBranch = anyOfPaths.some((path) => error.schemaPath !== path && error.schemaPath.startsWith(path + '/'));
+    if (inBranch) continue;
+    let pointer = prefix + error.instancePath;
+    let detail: string;
+    switch (error.keyword) {
+      case 'required':
+        pointer += '/' + escape(String(error.params.missingProperty));
+        detail = 'is required';
+        break;
+      case 'enum':
+        detail = `must be one of ${(error.params.allowedValues as unknown[]).map((value) => JSON.stringify(value)).join(', ')}`;
+        break;
+      case 'anyOf':
+      case 'oneOf':
+        detail = `must be ${branchTypes(errors, error.schemaPath) ?? 'one of the allowed shapes'}`;
+        break;
+      case 'type':
+        detail = `must be ${String(error.params.type).split(',').join(' or ')}`;
+        break;
+      default:
+        detail = error.message ?? 'is invalid';
+    }
+    const key = `${pointer}\u0000${detail}`;
+    if (!seen.has(key)) {
+      seen.add(key);
+      problems.push({ pointer, detail });
+    }
+  }
+  return problems;
+}
+
+function branchTypes(errors: ErrorObject[], schemaPath: string): string | undefined {
+  const types = errors
+    .filter((error) => error.keyword === 'type' && error.schemaPath.startsWith(schemaPath + '/'))
+    .flatMap((error) => String(error.params.type).split(','));
+  return types.length > 0 ? [...new Set(types)].join(' or ') : undefined;
+}
+
+function escape(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+}

@@ -1,0 +1,86 @@
+/**
+ * Unknown members of an input object (CONTRACT §5): members its schema does not know, at any depth.
+ * The Kubernetes API server warns about these by default and rejects them under strict field
+ * validation; so do we. A walker is built lazily from the schema and kept, so each request only walks.
+ */
+import { isPlainObject } from '../util/json.js';
+import type { Schema } from './kube-types.js';
+
+/** At most this many unknown members are reported for one request. */
+export const UNKNOWN_MEMBER_LIMIT = 100;
+
+export class MemberWalker {
+  /** Accepts any member: a free-form object or any JSON. */
+  private any = false;
+  /** Members other than the known ones are unknown. */
+  private closed = false;
+  private readonly properties = new Map<string, Schema[]>();
+  private readonly additional: Schema[] = [];
+  private readonly items: Schema[] = [];
+  private readonly children = new Map<string, MemberWalker>();
+
+  constructor(
+    schemas: Schema[],
+    private readonly definitions: Record<string, Schema>,
+  ) {
+    for (const schema of schemas) this.absorb(schema, new Set());
+  }
+
+  private absorb(schema: Schema, following: Set<string>): void {
+    if (typeof schema.$ref === 'string') {
+      const name = decodeURIComponent(schema.$ref.replace('#/definitions/', ''));
+      const target = this.definitions[name];
+      if (target === undefined || following.has(name)) {
+        this.any = true;
+        return;
+      }
+      this.absorb(target, new Set([...following, name]));
+    }
+    for (const keyword of ['allOf', 'anyOf', 'oneOf']) {
+      const branches = schema[keyword];
+      if (Array.isArray(branches)) for (const branch of branches) if (isPlainObject(branch)) this.absorb(branch as Schema, following);
+    }
+    const properties = isPlainObject(schema.properties) ? (schema.properties as Record<string, Schema>) : undefined;
+    for (const [name, member] of Object.entries(properties ?? {})) {
+      if (!this.properties.has(name)) this.properties.set(name, []);
+      this.properties.get(name)!.push(member);
+    }
+    if (isPlainObject(schema.additionalProperties)) this.additional.push(schema.additionalProperties as Schema);
+    if (isPlainObject(schema.items)) this.items.push(schema.items as Schema);
+    const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
+    const shapeless = schema.$ref === undefined && types.length === 0 && !properties && !['allOf', 'anyOf', 'oneOf', 'enum', 'const'].some((k) => k in schema);
+    const freeObject = types.includes('object') && !properties && !isPlainObject(schema.additionalProperties);
+    if (shapeless || freeObject || schema.additionalProperties === true) this.any = true;
+    if (properties) this.closed = true;
+  }
+
+  private child(key: string, schemas: Schema[]): MemberWalker {
+    let walker = this.children.get(key);
+    if (walker === undefined) this.children.set(key, (walker = new MemberWalker(schemas, this.definitions)));
+    return walker;
+  }
+
+  /** Adds the pointer of every unknown member under `value` to `found`. */
+  walk(value: unknown, pointer: string, found: string[]): void {
+    if (this.any || found.length >= UNKNOWN_MEMBER_LIMIT) return;
+    if (Array.isArray(value)) {
+      if (this.items.length === 0) return;
+      const items = this.child('[]', this.items);
+      value.forEach((item, index) => items.walk(item, `${pointer}/${index}`, found));
+      return;
+    }
+    if (!isPlainObject(value)) return;
+    for (const key of Object.keys(value)) {
+      const memberPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+      const known = this.properties.get(key);
+      if (known !== undefined) {
+        this.child(`.${key}`, known).walk(value[key], memberPointer, found);
+      } else if (this.additional.length > 0) {
+        this.child('*', this.additional).walk(value[key], memberPointer, found);
+      } else if (this.closed) {
+        found.push(memberPointer);
+        if (found.length >= UNKNOWN_MEMBER_LIMIT) return;
+      }
+    }
+  }
+}
