@@ -14,7 +14,7 @@ import type { CollectionContext, SectionContext } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
 import { checkManifest } from '../manifest/kube-check.js';
 import { RenderError } from '../render/render-error.js';
-import { CollectionRenderPlan, MASTER_FACET } from '../render/render-plan.js';
+import { CollectionRenderPlan, MASTER_FACET, type RenderRequest } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
 import type { SourceFile } from '../repository/source-file.js';
 import { generateInputSchema, isRefinementMap } from '../schema/input-schema.js';
@@ -54,7 +54,9 @@ function allFiles(repository: RepositorySource): SourceFile[] {
 
 function lintStructure(repository: RepositorySource, contexts: CollectionContext[], report: LintReport): void {
   for (const file of allFiles(repository)) {
-    for (const problem of file.syntaxErrors) report.error(file, problem, problem.message, 'fix the JSON syntax at this position');
+    // The first syntax error only: the ones after it are mostly its echoes.
+    const [problem] = file.syntaxErrors;
+    if (problem !== undefined) report.error(file, problem, problem.message, 'fix the JSON syntax at this position, then run lint again');
   }
   lintRepositoryDeclaration(repository, report);
   lintVariablesUnique(contexts, report);
@@ -71,7 +73,8 @@ function lintStructure(repository: RepositorySource, contexts: CollectionContext
       lintRefinements(section, report);
     }
     lintMaster(context, report);
-    lintConflicts(context, report);
+    // Cross-file rules skip files that already have errors, so that one mistake gives one message.
+    lintConflicts({ ...context, sections: context.sections.filter((section) => !report.hasErrorsIn(section.file.path)) }, report);
   }
 }
 
@@ -127,7 +130,7 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
         report.error(file, [], `renders a manifest that kubernetes-models rejects: ${error}`, 'change the example values (or the sections) so that the manifest is valid');
       }
       if (!check.checked) report.warning(file, [], `kubernetes-models has no model for ${declaration.apiVersion} ${declaration.kind}; the manifest was not checked`);
-      plan.select((request.facets as string[] | undefined) ?? []).forEach((index) => rendered.add(index));
+      plan.renderedSections(request as unknown as RenderRequest).forEach((index) => rendered.add(index));
       examples.push({ name: example.name, description: ($description as string | undefined) ?? '', request, manifest: result.manifest });
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
@@ -139,7 +142,7 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
   plan.sections.forEach((section, index) => {
     if (!rendered.has(index)) {
       const file = context.sections.find((candidate) => candidate.name === section.name)!.file;
-      report.warning(file, ['facets'], `no example of ${declaration.name} renders section ${section.name}`, `add an example under ${context.source.dir}/examples/ that selects one of its facets`);
+      report.warning(file, ['facets'], `no example of ${declaration.name} renders section ${section.name}`, `add an example under ${context.source.dir}/examples/ that selects one of its facets and gives its placeholders values`);
     }
   });
 

@@ -5,7 +5,7 @@
  */
 import type { JsonObject } from '../util/json.js';
 import { toPointer } from '../util/json.js';
-import { parseBody, type TemplateNode } from '../template/body.js';
+import { parseBody, placeholderSites, type TemplateNode } from '../template/body.js';
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
 import { RenderError, type Problem } from './render-error.js';
@@ -118,6 +118,19 @@ export class CollectionRenderPlan {
     const manifest = evaluate(this.planFor(included), state) as JsonObject;
     if (state.problems.length > 0) throw new RenderError('Invalid input values', state.problems);
     return manifest;
+  }
+
+  /**
+   * The sections a request really renders: included, and with a value for at least one of their
+   * placeholders (or with none to fill). Used to check that examples cover every section.
+   */
+  renderedSections(request: RenderRequest): number[] {
+    const resolved = resolveVariable(this.variable, request.values, request.globalvars);
+    if ('pointer' in resolved) return [];
+    return this.select(request.facets).filter((index) => {
+      const sites = placeholderSites(this.templates[index]!);
+      return sites.length === 0 || sites.some((site) => site.expressions.some((expression) => expression.references.some((reference) => lookup(resolved.value, reference.path) !== undefined)));
+    });
   }
 
   private planFor(included: number[]): PlanNode {

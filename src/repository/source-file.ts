@@ -61,6 +61,16 @@ export class SourceFile {
   }
 
   /**
+   * Where a character of a string value sits: `offset` counts characters of the parsed string.
+   * Exact for strings without escapes, which template strings nearly always are.
+   */
+  locateInString(path: readonly (string | number)[], offset: number): Position {
+    const node = this.tree === undefined ? undefined : findNodeAtLocation(this.tree, path.map((s) => (/^[0-9]+$/.test(String(s)) ? Number(s) : s)) as (string | number)[]);
+    if (node === undefined || node.type !== 'string') return this.locate(path);
+    return this.position(node.offset + 1 + offset);
+  }
+
+  /**
    * Where a member or element sits: the position of its name for a member (the line an author
    * edits), of its value for an element. Falls back to the nearest existing ancestor.
    */

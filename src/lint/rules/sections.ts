@@ -1,6 +1,6 @@
 /** Rules for one section file: its facets, reserved members, member names and placeholders. */
 import { isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
-import { referenceToString } from '../../template/placeholder.js';
+import { referenceToString, VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
 import type { CollectionContext, SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
@@ -80,10 +80,11 @@ export function lintPlaceholders(context: CollectionContext, section: SectionCon
   const errors: BodySyntaxError[] = [];
   parseBody(contentOnly(section.section), errors);
   for (const { at, error } of errors) {
-    report.error(section.file, at, `malformed placeholder: ${error.message}`, error.hint);
+    report.error(section.file, section.file.locateInString(at, error.offset), `malformed placeholder: ${error.message}`, error.hint);
   }
   const variable = context.declaration?.variable;
-  if (typeof variable !== 'string') return;
+  // A malformed variable is reported on collection.json; comparing against it would only echo that.
+  if (typeof variable !== 'string' || !VARIABLE_PATTERN.test(variable)) return;
   for (const site of placeholderSites(section.template)) {
     for (const expression of site.expressions) {
       for (const reference of expression.references) {

@@ -1,0 +1,97 @@
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { canonicalJson, sha256, type Bundle } from '../src/bundle/bundle.js';
+import { loadBundles } from '../src/bundle/load.js';
+import { buildInto, runCli } from './helpers/build.js';
+import { repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
+
+function snapshot(dir: string): Record<string, string> {
+  const files: Record<string, string> = {};
+  const walk = (current: string) => {
+    for (const entry of readdirSync(current)) {
+      const full = path.join(current, entry);
+      if (statSync(full).isDirectory()) walk(full);
+      else files[path.relative(dir, full)] = createHash('sha256').update(readFileSync(full)).digest('hex');
+    }
+  };
+  walk(dir);
+  return files;
+}
+
+let dist: string;
+beforeAll(async () => {
+  dist = await buildInto(SHIPPED_REPOS);
+}, 60_000);
+
+describe('facetform build', () => {
+  it('writes one bundle per repository release, and a schema and declarations per collection', () => {
+    const files = Object.keys(snapshot(dist)).sort();
+    expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual([
+      'config-and-storage-resources/v1/1.0.0/bundle.json',
+      'extend-resources/v1/1.0.0/bundle.json',
+      'service-resources/v1/1.0.0/bundle.json',
+    ]);
+    expect(files.filter((file) => file.endsWith('.schema.json'))).toHaveLength(7);
+    expect(files.filter((file) => file.endsWith('.d.ts'))).toHaveLength(7);
+    expect(files).toContain('index.json');
+    const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8'));
+    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections.length)).toEqual([3, 1, 3]);
+  });
+
+  it('changes no byte when built twice, into the same folder or a new one', async () => {
+    const first = snapshot(dist);
+    await buildInto(SHIPPED_REPOS, dist);
+    expect(snapshot(dist)).toEqual(first);
+    expect(snapshot(await buildInto(SHIPPED_REPOS))).toEqual(first);
+  });
+
+  it('seals each bundle with the sha256 of its canonical content', () => {
+    const bundle = JSON.parse(readFileSync(path.join(dist, 'service-resources/v1/1.0.0/bundle.json'), 'utf8')) as Bundle;
+    const { digest, ...content } = bundle;
+    expect(digest).toBe(sha256(canonicalJson(content)));
+    expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('refuses to load a bundle whose content no longer matches its digest, naming the file', async () => {
+    const copy = await buildInto(SHIPPED_REPOS);
+    const file = path.join(copy, 'extend-resources/v1/1.0.0/bundle.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"CustomResourceDefinition"', '"CustomResourceDefinitionX"'));
+    expect(() => loadBundles(copy)).toThrow(`${file}: content does not match its digest`);
+  });
+
+  it('refuses to build other content under a released version and names the versions to use', async () => {
+    const out = await buildInto(SHIPPED_REPOS);
+    const changed = repoCopy(SHIPPED_REPOS);
+    const section = path.join(changed, 'service-resources/service/sections/type.json');
+    writeFileSync(section, readFileSync(section, 'utf8').replace('Sets how the Service is exposed', 'Chooses how the Service is exposed'));
+    const run = await runCli(['build', '--repos', changed, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('service-resources release 1.0.0 is already built');
+    expect(run.stderr).toContain('to 1.0.1 (a fix) or 1.1.0 (an addition)');
+    expect(loadBundles(out)).toHaveLength(3);
+  });
+
+  it('fails one run with one error per planted fault, each naming its file and line', async () => {
+    const service = 'service-resources/service/sections';
+    const copy = repoCopy(SHIPPED_REPOS, {
+      [`${service}/broken.json`]: '{\n  "facets": ["addon:spec"],\n  "spec": {\n',
+      [`${service}/ports-typo.json`]: '{\n  "facets": ["addon:spec", "addon:ports"],\n  "spec": {\n    "ports": "{{ __SVC_ID__.spec.ports }"\n  }\n}\n',
+      [`${service}/upper.json`]: '{\n  "facets": ["Addon:Ports"],\n  "spec": {\n    "sessionAffinity": "ClientIP"\n  }\n}\n',
+      [`${service}/type2.json`]: '{\n  "facets": ["addon:spec", "addon:type2"],\n  "spec": {\n    "type": "{{ __SVC_ID__.spec.type }}"\n  }\n}\n',
+    });
+    const out = path.join(copy, 'out');
+    const run = await runCli(['build', '--repos', copy, '--out', out]);
+    expect(run.code).toBe(1);
+    const errors = run.stderr.split('\n').filter((line) => / error /.test(line)).map((line) => line.replace(copy + '/', ''));
+    expect(errors).toEqual([
+      `${service}/broken.json:4:1 error invalid JSON: expected "}" to close the object`,
+      `${service}/ports-typo.json:4:15 error malformed placeholder: placeholder opened with "{{" is not closed with "}}"`,
+      `${service}/type2.json:4:5 error spec.type is also written by ${copy}/${service}/type.json:5:5`,
+      `${service}/upper.json:2:14 error facet "Addon:Ports" is not "master" or "addon:<name>"`,
+    ]);
+    expect(run.stderr).toContain('4 errors');
+    expect(() => statSync(out)).toThrow();
+  });
+});

@@ -1,0 +1,114 @@
+/** The facetform command as a user runs it: the real bin in a child process. */
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { buildInto } from './helpers/build.js';
+import { DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
+
+const BIN = path.join(ROOT, 'bin/facetform.js');
+
+async function facetform(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const child = promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT });
+  if (input !== undefined) {
+    child.child.stdin!.end(input);
+  }
+  try {
+    const { stdout, stderr } = await child;
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string };
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+  }
+}
+
+let dist: string;
+let work: string;
+beforeAll(async () => {
+  dist = await buildInto(SHIPPED_REPOS);
+  work = tempDir();
+}, 60_000);
+
+describe('facetform render', () => {
+  it('prints the manifest of a whole exec request as JSON', async () => {
+    const run = await facetform(['render', 'service-resources/service', '--request', 'repos/service-resources/service/examples/seed.json', '--bundles', dist]);
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ apiVersion: 'v1', kind: 'Service', spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 8080 }] } });
+  });
+
+  it('reads values and globalvars from YAML files, takes facets from the command line and prints YAML', async () => {
+    const values = path.join(work, 'values.yaml');
+    const globalvars = path.join(work, 'globalvars.yaml');
+    writeFileSync(values, 'web:\n  metadata:\n    name: web\n  spec:\n    selector: {app: web}\n    ports:\n      - port: 80\nother:\n  metadata: {name: other}\n');
+    writeFileSync(globalvars, '__SVC_ID__: web\n');
+    const run = await facetform(['render', 'service-resources/service', '--facets', 'addon:ports', '--values', values, '--globalvars', globalvars, '--format', 'yaml', '--bundles', dist]);
+    expect(run.code).toBe(0);
+    expect(parseYaml(run.stdout)).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+  });
+
+  it('reads values from standard input', async () => {
+    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist], '{"c":{"metadata":{"name":"c"},"data":{"A":"1"}}}');
+    expect(JSON.parse(run.stdout)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { A: '1' } });
+  });
+
+  it('prints every problem to stderr and exits 1 when the values are wrong', async () => {
+    const values = path.join(work, 'bad.json');
+    writeFileSync(values, JSON.stringify({ web: { spec: { ports: [{ port: 'http' }] } } }));
+    const run = await facetform(['render', 'service-resources/service', '--facets', 'addon:ports,addon:nope', '--values', values, '--bundles', dist]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('/facets/1: "addon:nope" is not a facet of service');
+    expect(run.stderr).toContain('/values/web/metadata: is required');
+    expect(run.stderr).toContain('/values/web/spec/ports/0/port: must be number');
+  });
+
+  it('warns about unknown fields on stderr and still renders; --strict refuses them', async () => {
+    const values = path.join(work, 'typo.json');
+    writeFileSync(values, JSON.stringify({ web: { metadata: { name: 'web' }, spec: { port: 80 } } }));
+    const lenient = await facetform(['render', 'service-resources/service', '--values', values, '--bundles', dist]);
+    expect(lenient.code).toBe(0);
+    expect(lenient.stderr).toBe('warning: unknown field /values/web/spec/port\n');
+    const strict = await facetform(['render', 'service-resources/service', '--values', values, '--strict', '--bundles', dist]);
+    expect(strict.code).toBe(1);
+    expect(strict.stderr).toContain('/values/web/spec/port: is not a known field');
+  });
+
+  it('names what exists when the repository or collection is unknown, and explains usage errors', async () => {
+    expect((await facetform(['render', 'service-resources/servce', '--values', '-', '--bundles', dist], '{}')).stderr).toBe(
+      'facetform render: no collection servce in service-resources; known: endpoints, ingress, service\n',
+    );
+    expect((await facetform(['render', 'nope/service', '--values', '-', '--bundles', dist], '{}')).stderr).toContain('known: config-and-storage-resources, extend-resources, service-resources');
+    const usage = await facetform(['render', 'service-resources/service', '--bundles', dist]);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('facetform render: give either --values FILE or --request FILE\n');
+    const missing = await facetform(['render', 'service-resources/service', '--values', 'no-such-file.json', '--bundles', dist]);
+    expect(missing.stderr).toBe('facetform render: cannot read values file no-such-file.json: ENOENT\n');
+  });
+
+  it('says to build first when there are no bundles', async () => {
+    const run = await facetform(['render', 'service-resources/service', '--values', '-', '--bundles', path.join(work, 'nothing')], '{}');
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('not found; build the bundles first with `npm run build`');
+  });
+});
+
+describe('facetform lint and build', () => {
+  it('lint exits 0 and prints the summary for clean repositories', async () => {
+    const run = await facetform(['lint', '--repos', DEMO_REPOS]);
+    expect(run).toMatchObject({ code: 0, stdout: '0 errors, 0 warnings\n' });
+  });
+
+  it('lint exits 1 with file:line:col messages for broken ones', async () => {
+    const run = await facetform(['lint', '--repos', path.join(ROOT, 'test/fixtures/broken-repos')]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/broken-repos\/demo-resources\/settings\/sections\/core\.json:2:14 error facet "Master" is not "master" or "addon:<name>"\n    hint: /);
+  });
+
+  it('prints usage for an unknown command', async () => {
+    const run = await facetform(['frobnicate']);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('unknown command "frobnicate"');
+  });
+});

@@ -1,0 +1,51 @@
+/** Golden output for every example of the shipped collections, rendered from the built bundles. */
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadBundles, type LoadedBundle } from '../src/bundle/load.js';
+import { execute } from '../src/exec/execute.js';
+import { checkManifest } from '../src/manifest/kube-check.js';
+import { buildInto } from './helpers/build.js';
+import { SHIPPED_REPOS } from './helpers/repos.js';
+
+let bundles: LoadedBundle[];
+beforeAll(async () => {
+  bundles = loadBundles(await buildInto(SHIPPED_REPOS));
+}, 60_000);
+
+describe('shipped repositories', () => {
+  it('build into 3 bundles with the 7 collections of the contract', () => {
+    const names = bundles.map((loaded) => `${loaded.bundle.repository.name}: ${[...loaded.collections.keys()].join(', ')}`);
+    expect(names).toEqual([
+      'config-and-storage-resources: configmap, persistent-volume-claim, storageclass',
+      'extend-resources: customresourcedefinition',
+      'service-resources: endpoints, ingress, service',
+    ]);
+  });
+
+  it('render every example to its golden manifest, which kubernetes-models accepts', async () => {
+    let count = 0;
+    for (const loaded of bundles) {
+      for (const [name, collection] of loaded.collections) {
+        expect(collection.collection.examples.map((example) => example.name)).toContain('seed');
+        for (const example of collection.collection.examples) {
+          const { manifest, unknownMembers } = execute(collection, example.request);
+          expect(unknownMembers).toEqual([]);
+          expect(manifest).toEqual(example.manifest);
+          expect(await checkManifest(manifest)).toEqual({ checked: true, errors: [] });
+          await expect(JSON.stringify(manifest, null, 2) + '\n').toMatchFileSnapshot(path.join('golden', loaded.bundle.repository.name, name, `${example.name}.json`));
+          count++;
+        }
+      }
+    }
+    expect(count).toBeGreaterThanOrEqual(20);
+  });
+
+  it('render every section of every collection in at least one example', () => {
+    for (const loaded of bundles) {
+      for (const collection of loaded.collections.values()) {
+        const rendered = new Set(collection.collection.examples.flatMap((example) => collection.plan.renderedSections(example.request as never)));
+        expect([...rendered].sort(), collection.collection.name).toEqual(collection.plan.sections.map((_, index) => index));
+      }
+    }
+  });
+});

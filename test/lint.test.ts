@@ -1,0 +1,196 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { compileRepositories } from '../src/build/compile.js';
+import type { LintMessage } from '../src/lint/report.js';
+import { DEMO_REPOS, removeFrom, repoCopy } from './helpers/repos.js';
+
+const SECTIONS = 'demo-resources/settings/sections';
+const EXAMPLES = 'demo-resources/settings/examples';
+
+/** Lints a copy of the demo repository with `files` planted, and returns the messages. */
+async function lintWith(files: Record<string, string>, prepare?: (dir: string) => void): Promise<LintMessage[]> {
+  const dir = repoCopy(DEMO_REPOS, files);
+  prepare?.(dir);
+  const { report } = await compileRepositories(dir);
+  return report.sorted().map((message) => ({ ...message, file: path.relative(dir, message.file) }));
+}
+
+const errors = (messages: LintMessage[]) => messages.filter((message) => message.severity === 'error');
+
+describe('lint', () => {
+  it('passes the demo repository without messages', async () => {
+    expect(await lintWith({})).toEqual([]);
+  });
+
+  it('reports a file that is not valid JSON with its position', async () => {
+    const messages = errors(await lintWith({ [`${SECTIONS}/broken.json`]: '{\n  "facets": ["addon:x"],\n  "data": {\n' }));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ file: `${SECTIONS}/broken.json`, line: 4, column: 1, message: 'invalid JSON: expected "}" to close the object' });
+  });
+
+  it('reports a trailing comma at its line and column', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/comma.json`]: '{\n  "facets": ["addon:x"],\n  "immutable": true,\n}\n' }));
+    expect(message).toMatchObject({ file: `${SECTIONS}/comma.json`, line: 4, column: 1 });
+    expect(message!.message).toContain('invalid JSON');
+  });
+
+  it('reports a section without facets', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/nofacets.json`]: '{\n  "immutable": "{{ __SET_ID__.immutable }}"\n}\n' }));
+    expect(message).toMatchObject({ file: `${SECTIONS}/nofacets.json`, line: 1, message: 'section has no "facets"' });
+    expect(message!.hint).toContain('"facets": ["master"]');
+  });
+
+  it('reports empty facets', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/empty.json`]: '{\n  "facets": [],\n  "immutable": true\n}\n' }));
+    expect(message).toMatchObject({ line: 2, column: 3, message: '"facets" is empty, so nothing can select this section' });
+  });
+
+  it('reports facets that are not strings', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/numbers.json`]: '{\n  "facets": ["addon:x", 7],\n  "immutable": true\n}\n' }));
+    expect(message).toMatchObject({ line: 2, column: 25, message: 'facet 7 is not a string' });
+  });
+
+  it('reports a facet of the wrong form and suggests the right one', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/upper.json`]: '{\n  "facets": ["Addon:Immutable"],\n  "immutable": true\n}\n' }));
+    expect(message).toMatchObject({ file: `${SECTIONS}/upper.json`, line: 2, column: 14, message: 'facet "Addon:Immutable" is not "master" or "addon:<name>"' });
+    expect(message!.hint).toContain('did you mean "addon:immutable"?');
+  });
+
+  it('reports an unclosed placeholder at the column of its braces', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/unclosed.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }"\n}\n' }));
+    expect(message).toMatchObject({ file: `${SECTIONS}/unclosed.json`, line: 3, column: 17 });
+    expect(message!.message).toBe('malformed placeholder: placeholder opened with "{{" is not closed with "}}"');
+  });
+
+  it('reports a placeholder whose path has a bad segment', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/space.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.im mutable }}"\n}\n' }));
+    expect(message!.message).toBe('malformed placeholder: "__SET_ID__.im mutable" has an invalid path segment "im mutable"');
+  });
+
+  it('reports a placeholder without a variable, and one with an empty alternative', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/novar.json`]: '{\n  "facets": ["addon:a"],\n  "immutable": "{{ immutable }}"\n}\n',
+        [`${SECTIONS}/noalt.json`]: '{\n  "facets": ["addon:b"],\n  "binaryData": "{{ __SET_ID__.bin ?? }}"\n}\n',
+      }),
+    );
+    expect(messages.map((m) => [m.file, m.line, m.message])).toEqual([
+      [`${SECTIONS}/noalt.json`, 3, 'malformed placeholder: "__SET_ID__.bin ??" has an empty alternative around "??"'],
+      [`${SECTIONS}/novar.json`, 3, 'malformed placeholder: "immutable" does not start with a template variable'],
+    ]);
+  });
+
+  it("reports a variable that is not the collection's", async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/othervar.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __CM_ID__.immutable }}"\n}\n' }));
+    expect(message).toMatchObject({ line: 3, column: 3, message: "placeholder reads __CM_ID__.immutable, but this collection's variable is __SET_ID__" });
+    expect(message!.hint).toBe('write {{ __SET_ID__.immutable }}');
+  });
+
+  it('reports a collection without a master section', async () => {
+    const messages = errors(await lintWith({}, (dir) => removeFrom(dir, `${SECTIONS}/core.json`)));
+    expect(messages[0]).toMatchObject({ file: 'demo-resources/settings/collection.json', line: 1, message: 'collection settings has no master section' });
+  });
+
+  it('reports a master section whose kind or apiVersion differ from the collection, or that lacks metadata', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/core.json`]: '{\n  "facets": ["master"],\n  "apiVersion": "v2",\n  "kind": "Secret"\n}\n',
+      }),
+    );
+    expect(messages.map((m) => [m.line, m.message])).toEqual([
+      [1, 'master section lacks "metadata"'],
+      [3, 'master section has apiVersion "v2", but the collection declares "v1"'],
+      [4, 'master section has kind "Secret", but the collection declares "ConfigMap"'],
+    ]);
+  });
+
+  it('reports two sections writing the same member, naming both files', async () => {
+    const messages = errors(await lintWith({ [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": {\n    "EXTRA": "1"\n  }\n}\n' }));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ file: `${SECTIONS}/more-data.json`, line: 3, column: 3 });
+    expect(messages[0]!.message).toMatch(/^data is also written by .*demo-resources\/settings\/sections\/data\.json:4:3$/);
+  });
+
+  it('lets two sections write members of the same object', async () => {
+    const messages = await lintWith({
+      [`${SECTIONS}/labels.json`]: '{\n  "facets": ["addon:data"],\n  "metadata2": {\n    "a": "{{ __SET_ID__.a }}"\n  }\n}\n',
+      [`${SECTIONS}/labels2.json`]: '{\n  "facets": ["addon:data"],\n  "metadata2": {\n    "b": "{{ __SET_ID__.b }}"\n  }\n}\n',
+    });
+    expect(errors(messages)).toEqual([]);
+  });
+
+  it('reports an example that does not render, at the member to fix', async () => {
+    const messages = errors(
+      await lintWith({ [`${EXAMPLES}/nameless.json`]: '{\n  "facets": ["addon:data"],\n  "values": {\n    "app": {\n      "data": { "A": "1" }\n    }\n  }\n}\n' }),
+    );
+    expect(messages.map((m) => [m.file, m.line, m.message])).toEqual([[`${EXAMPLES}/nameless.json`, 4, 'example does not render: /values/app/metadata is required']]);
+  });
+
+  it('reports an example whose facet does not exist', async () => {
+    const [message] = errors(await lintWith({ [`${EXAMPLES}/typo.json`]: '{\n  "facets": ["addon:dta"],\n  "values": { "app": { "metadata": { "name": "a" } } }\n}\n' }));
+    expect(message).toMatchObject({ line: 2, message: 'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master' });
+  });
+
+  it('reports an example that renders a manifest kubernetes-models rejects', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/immutable.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.frozen }} please"\n}\n',
+        [`${EXAMPLES}/frozen.json`]: '{\n  "facets": ["addon:immutable"],\n  "values": { "app": { "metadata": { "name": "a" }, "frozen": true } }\n}\n',
+      }),
+    );
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ file: `${EXAMPLES}/frozen.json`, line: 1, message: 'renders a manifest that kubernetes-models rejects: /immutable must be boolean' });
+  });
+
+  it('reports a $values refinement of a path no placeholder reads, and an invalid schema', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/data.json`]:
+          '{\n  "facets": ["addon:data"],\n  "data": "{{ __SET_ID__.data }}",\n  "$values": {\n    "dta": { "schema": {} },\n    "data": { "schema": { "type": "map" } }\n  }\n}\n',
+      }),
+    );
+    expect(messages.map((m) => [m.line, m.message.slice(0, 60).trim()])).toEqual([
+      [5, '"$values" refines "dta", but no placeholder of this section'],
+      [6, '"schema" is not a valid JSON Schema: data/type must be equal'],
+    ]);
+  });
+
+  it('warns about unknown $-members and sections no example renders', async () => {
+    const messages = await lintWith({ [`${SECTIONS}/immutable.json`]: '{\n  "$note": "x",\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }}"\n}\n' });
+    expect(messages.map((m) => [m.severity, m.line, m.message])).toEqual([
+      ['warning', 2, 'unknown metadata member "$note" is ignored'],
+      ['warning', 3, 'no example of settings renders section immutable'],
+    ]);
+  });
+
+  it('reports member names that would reach into prototypes', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/proto.json`]: '{\n  "facets": ["addon:p"],\n  "data": {\n    "__proto__": "x"\n  }\n}\n' }));
+    expect(message).toMatchObject({ line: 4, message: 'member name "__proto__" is not allowed' });
+  });
+
+  it('reports declarations with missing or malformed members', async () => {
+    const messages = errors(
+      await lintWith({
+        'demo-resources/repository.json': '{\n  "name": "demo",\n  "vendor": "facetform",\n  "apiVersion": "v1",\n  "release": "1.0",\n  "description": "x"\n}\n',
+        'demo-resources/settings/collection.json': '{\n  "name": "settings",\n  "variable": "SET_ID",\n  "kind": "ConfigMap",\n  "apiVersion": "v1"\n}\n',
+      }),
+    );
+    expect(messages.map((m) => [path.basename(m.file), m.line, m.message])).toEqual([
+      ['repository.json', 2, 'name "demo" differs from the folder name "demo-resources"'],
+      ['repository.json', 5, '"release" is "1.0", which is not of the expected form'],
+      ['collection.json', 1, 'missing "description"'],
+      ['collection.json', 3, '"variable" is "SET_ID", which is not of the expected form'],
+    ]);
+  });
+
+  it('reports every problem of every file in one run', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/a.json`]: '{ "facets": [] ',
+        [`${SECTIONS}/b.json`]: '{\n  "facets": ["addon:B"],\n  "x": 1\n}\n',
+        [`${SECTIONS}/c.json`]: '{\n  "facets": ["addon:c"],\n  "x": "{{ nope }}"\n}\n',
+      }),
+    );
+    expect(messages.map((m) => path.basename(m.file))).toEqual(['a.json', 'b.json', 'c.json']);
+  });
+});
