@@ -99,6 +99,8 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
     })),
     kube.kindSchema(declaration.apiVersion, declaration.kind),
   );
+  // Render order: master sections first, then the others, each in file order (CONTRACT §4).
+  sections.sort((a, b) => Number(b.context.master) - Number(a.context.master));
   const bundleSections = sections.map(({ context: section, content }) => ({
     name: section.name,
     facets: section.facets,

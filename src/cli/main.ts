@@ -1,7 +1,9 @@
 /** `facetform`: lint, build and render offline. Each command lives in its own module. */
 import { runBuild } from './build-command.js';
 import { runLint } from './lint-command.js';
+import { runKeys } from './keys-command.js';
 import { runRender } from './render-command.js';
+import { runServe } from './serve-command.js';
 import { CliError, type Io, processIo } from './io.js';
 
 export const USAGE = `Usage:
@@ -10,6 +12,8 @@ export const USAGE = `Usage:
   facetform render <repository>/<collection> [--facets a,b] (--values FILE [--globalvars FILE] | --request FILE)
                    [--format json|yaml] [--strict] [--release X.Y.Z] [--bundles DIR]
                                                  print the manifest, e.g. | kubectl apply -f -
+  facetform serve                                serve the exec API (configured by environment, see README)
+  facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
   facetform help
 FILE is JSON or YAML; "-" reads standard input.`;
 
@@ -17,6 +21,8 @@ const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
   lint: runLint,
   build: runBuild,
   render: runRender,
+  serve: runServe,
+  keys: runKeys,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -47,7 +47,7 @@ export function requestShapeProblems(body: unknown, prefix = ''): Problem[] {
 
 export function execute(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecResult {
   const shape = requestShapeProblems(body);
-  if (shape.length > 0) throw new RenderError('Invalid request', shape);
+  if (shape.length > 0) throw new RenderError('Invalid request', shape.sort((a, b) => comparePointers(a.pointer, b.pointer)));
   const request = body as unknown as ExecRequest;
   const strict = options.strict === true;
   const problems: Problem[] = [];
@@ -78,6 +78,20 @@ export function execute(collection: Executable, body: unknown, options: { strict
       problems.push(...error.problems.filter((problem) => !reported.has(problem.pointer)));
     }
   }
-  if (problems.length > 0 || manifest === undefined) throw new RenderError('Invalid input values', problems);
+  if (problems.length > 0 || manifest === undefined) throw new RenderError('Invalid input values', problems.sort((a, b) => comparePointers(a.pointer, b.pointer)));
   return { manifest, unknownMembers: check.unknown };
+}
+
+/** Orders problems as they appear in a body: by pointer, array indexes numerically. */
+export function comparePointers(a: string, b: string): number {
+  const left = a.split('/');
+  const right = b.split('/');
+  for (let index = 0; index < Math.min(left.length, right.length); index++) {
+    const x = left[index]!;
+    const y = right[index]!;
+    if (x === y) continue;
+    if (/^\d+$/.test(x) && /^\d+$/.test(y)) return Number(x) - Number(y);
+    return x < y ? -1 : 1;
+  }
+  return left.length - right.length;
 }

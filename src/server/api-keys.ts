@@ -1,0 +1,78 @@
+/**
+ * API keys. Only sha256 hashes are kept, in memory and in API_KEYS_FILE; a presented key is hashed
+ * and compared with every known hash using crypto.timingSafeEqual, without stopping at a match, so
+ * the time taken says nothing about which keys exist.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+
+export interface KeyEntry {
+  name: string;
+  hash: Buffer;
+}
+
+const KEY_LINE = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s+sha256:([0-9a-f]{64})$/;
+
+export function hashKey(key: string): Buffer {
+  return createHash('sha256').update(key, 'utf8').digest();
+}
+
+export function newKey(): string {
+  return 'ff_' + randomBytes(32).toString('base64url');
+}
+
+/** The line to put in API_KEYS_FILE for a key. */
+export function keyFileEntry(name: string, key: string): string {
+  return `${name} sha256:${hashKey(key).toString('hex')}`;
+}
+
+export class KeyFileError extends Error {}
+
+/** Parses API_KEYS_FILE: one `NAME sha256:HEX` a line; blank lines and `#` comments are skipped. */
+export function parseKeyFile(text: string, file: string): KeyEntry[] {
+  const entries: KeyEntry[] = [];
+  text.split('\n').forEach((raw, index) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const match = KEY_LINE.exec(line);
+    if (!match) throw new KeyFileError(`${file}:${index + 1}: expected "NAME sha256:<64 hex digits>"; make an entry with \`npx facetform keys new NAME\``);
+    if (entries.some((entry) => entry.name === match[1])) throw new KeyFileError(`${file}:${index + 1}: key name ${match[1]} is used twice`);
+    entries.push({ name: match[1]!, hash: Buffer.from(match[2]!, 'hex') });
+  });
+  return entries;
+}
+
+export class ApiKeys {
+  constructor(private entries: KeyEntry[]) {}
+
+  static fromPlainKeys(keys: string[]): ApiKeys {
+    return new ApiKeys(keys.map((key, index) => ({ name: `key-${index + 1}`, hash: hashKey(key) })));
+  }
+
+  static fromFile(file: string): ApiKeys {
+    return new ApiKeys(parseKeyFile(readFileSync(file, 'utf8'), file));
+  }
+
+  get size(): number {
+    return this.entries.length;
+  }
+
+  /** Replaces the keys, e.g. when API_KEYS_FILE is reloaded. */
+  replace(other: ApiKeys): void {
+    this.entries = other.entries;
+  }
+
+  add(entries: ApiKeys): ApiKeys {
+    return new ApiKeys([...this.entries, ...entries.entries]);
+  }
+
+  /** The name of the key, or undefined when it is not a valid key. */
+  identify(presented: string): string | undefined {
+    const hash = hashKey(presented);
+    let found: string | undefined;
+    for (const entry of this.entries) {
+      if (timingSafeEqual(hash, entry.hash) && found === undefined) found = entry.name;
+    }
+    return found;
+  }
+}

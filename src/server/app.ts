@@ -1,0 +1,36 @@
+/**
+ * The Koa application: small middleware, each doing one thing, in this order:
+ * request id → access log → errors → security headers → API key → routes.
+ */
+import Router from '@koa/router';
+import Koa from 'koa';
+import { accessLog } from './middleware/access-log.js';
+import { apiKey } from './middleware/api-key.js';
+import { errors } from './middleware/errors.js';
+import { requestId } from './middleware/request-id.js';
+import { securityHeaders } from './middleware/security-headers.js';
+import { discoveryRoutes } from './routes/discovery.js';
+import { docsRoutes } from './routes/docs.js';
+import { execRoutes } from './routes/exec.js';
+import { healthRoutes } from './routes/health.js';
+import type { ServerState } from './state.js';
+
+export function createApp(state: ServerState): Koa {
+  const app = new Koa({ proxy: false });
+  // Errors are answered and logged by the errors middleware; Koa's own printer would log them twice.
+  app.silent = true;
+  const router = new Router();
+  execRoutes(router, state);
+  discoveryRoutes(router, state);
+  docsRoutes(router, state);
+  healthRoutes(router, state);
+
+  app.use(requestId());
+  app.use(accessLog(state));
+  app.use(errors(state));
+  app.use(securityHeaders());
+  app.use(apiKey(state));
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  return app;
+}

@@ -1,0 +1,40 @@
+/**
+ * Which bundles the server serves: BUNDLES_DIR as it is, or the project's dist/, built from repos/
+ * first when it is missing or older than the repositories.
+ */
+import { existsSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { compileRepositories } from '../build/compile.js';
+import { readIndex, writeDist } from '../build/write-dist.js';
+import { loadBundles } from '../bundle/load.js';
+import { BundleRegistry } from '../bundle/registry.js';
+import { REPOSITORY_FILE } from '../repository/load.js';
+import { sourceDigest } from '../repository/source-digest.js';
+
+export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export class BuildFailedError extends Error {}
+
+/** Repositories whose sources differ from what dist/ was built from. */
+export function staleRepositories(reposDir: string, distDir: string): string[] {
+  const index = readIndex(distDir);
+  const repositories = readdirSync(reposDir).filter((entry) => existsSync(path.join(reposDir, entry, REPOSITORY_FILE)));
+  if (index === undefined) return repositories;
+  return repositories.filter((name) => index.sources[name] !== sourceDigest(path.join(reposDir, name)));
+}
+
+/** Builds repos/ into dist/ when needed; returns what it did, for the start message. */
+export async function ensureBuilt(reposDir: string, distDir: string): Promise<string | undefined> {
+  if (!existsSync(reposDir)) return undefined;
+  const stale = staleRepositories(reposDir, distDir);
+  if (stale.length === 0) return undefined;
+  const { report, bundles, sources } = await compileRepositories(reposDir);
+  if (report.errorCount > 0) throw new BuildFailedError(`${report.format()}the build of ${reposDir} failed; fix the errors above`);
+  await writeDist(distDir, bundles, Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)])));
+  return `built ${stale.join(', ')} into ${distDir}`;
+}
+
+export function loadRegistry(distDir: string): BundleRegistry {
+  return new BundleRegistry(loadBundles(distDir));
+}

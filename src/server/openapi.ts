@@ -1,0 +1,211 @@
+/**
+ * The OpenAPI 3.1 document of the loaded bundles: one operation per exec path with its request
+ * schema (the collection's generated input schema), examples and error answers, plus discovery,
+ * health and metrics. Made once per bundle load.
+ */
+import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
+import type { BundleRegistry } from '../bundle/registry.js';
+import { FORMATS } from '../manifest/format.js';
+import type { Schema } from '../schema/kube-types.js';
+import { isPlainObject } from '../util/json.js';
+import { API_KEY_HEADER } from './middleware/api-key.js';
+import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
+import { PROBLEM_TYPES } from './problem.js';
+
+type Json = Record<string, unknown>;
+
+const problemResponse = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
+
+const ERROR_RESPONSES: Json = {
+  '400': { $ref: '#/components/responses/BadRequest' },
+  '401': { $ref: '#/components/responses/Unauthorized' },
+  '404': { $ref: '#/components/responses/NotFound' },
+};
+
+/** Moves a schema's `definitions` into components under a prefix, rewriting its references. */
+function hoist(schema: Schema, prefix: string, components: Json): Json {
+  const rewrite = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(rewrite);
+    if (!isPlainObject(node)) return node;
+    const out: Json = {};
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$schema' || key === 'definitions') continue;
+      out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/definitions/', `#/components/schemas/${prefix}`) : rewrite(value);
+    }
+    // A property named like a keyword (JSONSchemaProps has "$ref" and "$schema") reads as a
+    // reference to OpenAPI tools; patternProperties says the same thing without that name.
+    if (isPlainObject(out.properties)) {
+      const dollar = Object.keys(out.properties).filter((name) => name.startsWith('$'));
+      if (dollar.length > 0) {
+        const properties = { ...(out.properties as Json) };
+        const patterns: Json = { ...((out.patternProperties as Json) ?? {}) };
+        for (const name of dollar) {
+          patterns[`^${name.replace(/[$^.*+?()[\]{}|\\]/g, '\\$&')}$`] = properties[name];
+          delete properties[name];
+        }
+        out.properties = properties;
+        out.patternProperties = patterns;
+      }
+    }
+    return out;
+  };
+  for (const [name, definition] of Object.entries((schema.definitions as Record<string, Schema>) ?? {})) components[`${prefix}${name}`] = rewrite(definition);
+  return rewrite(schema) as Json;
+}
+
+function execOperation(repository: RepositoryIdentity, releases: string[], collection: BundleCollection, components: Json): Json {
+  const prefix = `${repository.name}.${repository.apiVersion}.${collection.name}.`;
+  components[`${prefix}Values`] = hoist(collection.schema, prefix, components);
+  const sections = collection.sections.map((section) => `- \`${section.name}\` (${section.facets.join(', ')}): ${section.description}`).join('\n');
+  return {
+    operationId: `exec-${repository.name}-${repository.apiVersion}-${collection.name}`,
+    tags: [repository.name],
+    summary: `Render a ${collection.kind} (${collection.apiVersion})`,
+    description: `${collection.description}\n\nTemplate variable: \`${collection.variable}\`. Sections:\n${sections}\n\nMaster sections are always rendered; each requested facet adds every section that carries it.`,
+    parameters: [
+      { name: 'format', in: 'query', description: 'Manifest format.', schema: { type: 'string', enum: [...FORMATS], default: 'json' } },
+      { name: 'strict', in: 'query', description: 'Reject unknown input members and require every placeholder of the included sections.', schema: { type: 'boolean', default: false } },
+      { name: 'release', in: 'query', description: 'Release of the repository to render with; the latest by default.', schema: { type: 'string', enum: releases } },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['values'],
+            properties: {
+              facets: { type: 'array', items: { type: 'string', enum: collection.facets }, description: 'Facets selecting sections; master sections are always included.' },
+              values: { type: 'object', description: 'Input objects by id.', additionalProperties: { $ref: `#/components/schemas/${prefix}Values` } },
+              globalvars: {
+                type: 'object',
+                description: `Maps ${collection.variable} to the key of values to read; optional when values has one entry.`,
+                properties: { [collection.variable]: { type: 'string' } },
+                additionalProperties: { type: 'string' },
+              },
+            },
+          },
+          examples: Object.fromEntries(collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }])),
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'The rendered manifest, ready for `kubectl apply -f -`.',
+        headers: {
+          'X-Facetform-Release': { description: 'Release of the bundle that rendered the answer.', schema: { type: 'string' } },
+          'X-Facetform-Bundle-Digest': { description: 'sha256 digest of that bundle.', schema: { type: 'string' } },
+          Warning: { description: 'One `299 - "unknown field …"` per input member the schema does not know.', schema: { type: 'string' } },
+        },
+        content: {
+          'application/json': {
+            schema: { type: 'object', required: ['apiVersion', 'kind', 'metadata'], properties: { apiVersion: { const: collection.apiVersion }, kind: { const: collection.kind }, metadata: { type: 'object' } } },
+            examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])),
+          },
+          'application/yaml': { schema: { type: 'string' } },
+        },
+      },
+      ...ERROR_RESPONSES,
+      '405': { $ref: '#/components/responses/MethodNotAllowed' },
+      '413': { $ref: '#/components/responses/PayloadTooLarge' },
+      '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+      '422': { $ref: '#/components/responses/InvalidValues' },
+    },
+  };
+}
+
+const pathParameter = (name: string, description: string): Json => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+
+function discoveryPaths(): Json {
+  const vendor = pathParameter('vendor', 'Publisher of the templates.');
+  const repository = pathParameter('repository', 'Template repository.');
+  const apiVersion = pathParameter('apiVersion', 'API version of the repository, e.g. v1.');
+  const collection = pathParameter('collection', 'Collection name.');
+  const release = { name: 'release', in: 'query', description: 'Release; the latest by default.', schema: { type: 'string' } };
+  const json = (description: string): Json => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
+  const base = '/apis/repos/{vendor}/{repository}/{apiVersion}/resources/collections';
+  return {
+    '/apis/repos': { get: { operationId: 'list-vendors', tags: ['discovery'], summary: 'Vendors served', responses: { '200': json('Vendors.'), '401': ERROR_RESPONSES['401'] } } },
+    '/apis/repos/{vendor}': { get: { operationId: 'list-repositories', tags: ['discovery'], summary: 'Repositories of a vendor, with API versions and releases', parameters: [vendor], responses: { '200': json('Repositories.'), ...ERROR_RESPONSES } } },
+    [base]: { get: { operationId: 'list-collections', tags: ['discovery'], summary: 'Collections of a repository and their facets', parameters: [vendor, repository, apiVersion, release], responses: { '200': json('Collections.'), ...ERROR_RESPONSES } } },
+    [`${base}/{collection}`]: {
+      get: { operationId: 'get-collection', tags: ['discovery'], summary: 'A collection: variable, kind, sections, examples', parameters: [vendor, repository, apiVersion, collection, release], responses: { '200': json('The collection.'), ...ERROR_RESPONSES } },
+    },
+    [`${base}/{collection}/schema`]: {
+      get: {
+        operationId: 'get-collection-schema',
+        tags: ['discovery'],
+        summary: 'JSON Schema of one input object of the collection',
+        parameters: [vendor, repository, apiVersion, collection, release],
+        responses: { '200': { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, ...ERROR_RESPONSES },
+      },
+    },
+  };
+}
+
+function operationsPaths(): Json {
+  const open = { security: [] };
+  const text = (description: string, type: string): Json => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+  return {
+    '/healthz': { get: { ...open, operationId: 'healthz', tags: ['operations'], summary: 'Liveness', responses: { '200': { description: 'Alive.' } } } },
+    '/readyz': { get: { ...open, operationId: 'readyz', tags: ['operations'], summary: 'Readiness', responses: { '200': { description: 'Ready.' }, '503': problemResponse('Not ready or shutting down.') } } },
+    '/metrics': { get: { ...open, operationId: 'metrics', tags: ['operations'], summary: 'Prometheus metrics', responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain') } } },
+    '/openapi.json': { get: { ...open, operationId: 'openapi', tags: ['operations'], summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+  };
+}
+
+export function buildOpenApi(registry: BundleRegistry, version: string): Json {
+  const schemas: Json = {
+    Problem: {
+      type: 'object',
+      description: 'RFC 9457 problem details.',
+      required: ['type', 'title', 'status', 'detail'],
+      properties: {
+        type: { type: 'string', description: `A relative URI: /problems/<type>, one of ${Object.keys(PROBLEM_TYPES).join(', ')}.` },
+        title: { type: 'string' },
+        status: { type: 'integer' },
+        detail: { type: 'string' },
+        instance: { type: 'string', description: 'urn:request:<request id>' },
+        errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: { type: 'string' } } } },
+      },
+    },
+  };
+  const paths: Json = {};
+  for (const vendor of registry.vendors()) {
+    for (const [, versions] of registry.repositories(vendor)!) {
+      for (const [, bundles] of versions) {
+        const latest = bundles[0]!.bundle;
+        const releases = bundles.map((loaded) => loaded.bundle.repository.release);
+        for (const collection of latest.collections) {
+          const { name, apiVersion } = latest.repository;
+          paths[`/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections/${collection.name}/exec`] = { post: execOperation(latest.repository, releases, collection, schemas) };
+        }
+      }
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'facetform render API',
+      version,
+      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs the ${API_KEY_HEADER} header. Bodies are at most ${BODY_LIMIT_BYTES} bytes and ${MAX_NESTING} levels deep. Errors are RFC 9457 problem+json.`,
+    },
+    servers: [{ url: '/' }],
+    security: [{ apiKey: [] }],
+    tags: [{ name: 'discovery' }, { name: 'operations' }],
+    paths: { ...paths, ...discoveryPaths(), ...operationsPaths() },
+    components: {
+      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
+      schemas,
+      responses: {
+        BadRequest: problemResponse('Malformed JSON, nesting too deep, or a bad query parameter.'),
+        Unauthorized: problemResponse(`${API_KEY_HEADER} is missing or not valid.`),
+        NotFound: problemResponse('No such vendor, repository, API version, release or collection; the answer names what exists.'),
+        MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),
+        PayloadTooLarge: problemResponse(`Body over ${BODY_LIMIT_BYTES} bytes.`),
+        UnsupportedMediaType: problemResponse('Body is not application/json.'),
+        InvalidValues: problemResponse('Facets, values or globalvars are wrong; errors lists each problem with a JSON Pointer.'),
+      },
+    },
+  };
+}

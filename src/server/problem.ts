@@ -1,0 +1,56 @@
+/**
+ * RFC 9457 problem details: every error answer of the API. A handler throws an HttpProblem; the
+ * error middleware writes it as `application/problem+json`.
+ */
+import type { Problem as FieldProblem } from '../render/render-error.js';
+
+export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
+
+/** Problem types, documented at GET /problems/<slug>. */
+export const PROBLEM_TYPES = {
+  'bad-request': 'The request could not be read: malformed JSON, nesting too deep, or a bad query parameter.',
+  unauthorized: 'X-APIKEY is missing or is not a valid key.',
+  'not-found': 'No such route, vendor, repository, API version, release or collection; the answer names what exists.',
+  'method-not-allowed': 'The route exists but not for this method; the Allow header lists the methods it takes.',
+  'payload-too-large': 'The request body is larger than the limit.',
+  'unsupported-media-type': 'The request body is not application/json.',
+  'invalid-values': 'The request is well-formed JSON but its facets, values or globalvars are wrong; errors[] lists every problem with a JSON Pointer.',
+  'too-many-requests': 'The key has used its request budget; retry after Retry-After seconds.',
+  'internal-error': 'The server failed unexpectedly; quote the request id when reporting it.',
+  'service-unavailable': 'The server is shutting down or not ready.',
+} as const;
+
+export type ProblemType = keyof typeof PROBLEM_TYPES;
+
+export interface ProblemBody {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  instance?: string;
+  errors?: FieldProblem[];
+  [extension: string]: unknown;
+}
+
+export class HttpProblem extends Error {
+  constructor(
+    readonly status: number,
+    readonly problemType: ProblemType,
+    readonly title: string,
+    readonly detail: string,
+    readonly extensions: { errors?: FieldProblem[]; [name: string]: unknown } = {},
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'HttpProblem';
+  }
+
+  body(requestId: string): ProblemBody {
+    return { type: `/problems/${this.problemType}`, title: this.title, status: this.status, detail: this.detail, instance: `urn:request:${requestId}`, ...this.extensions };
+  }
+}
+
+/** A 404 that names what exists, e.g. the collections of a repository. */
+export function notFound(what: string, name: string, known: string[]): HttpProblem {
+  return new HttpProblem(404, 'not-found', 'Not found', `no ${what} "${name}"; ${known.length > 0 ? `known: ${known.join(', ')}` : 'there are none'}`, { known });
+}

@@ -1,0 +1,87 @@
+/**
+ * Discovery: what the server serves, for callers and the console. Every answer is built from the
+ * loaded bundles; nothing here renders.
+ */
+import type Router from '@koa/router';
+import { compareReleases } from '../../bundle/registry.js';
+import { notFound } from '../problem.js';
+import type { ServerState } from '../state.js';
+import { COLLECTION_PATH } from './exec.js';
+import { findBundle, findCollection, setBundleHeaders } from './lookup.js';
+
+const REPOSITORY_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections';
+
+export function discoveryRoutes(router: Router, state: ServerState): void {
+  router.get('/apis/repos', (ctx) => {
+    ctx.body = { vendors: state.registry.vendors().map((vendor) => ({ name: vendor, href: `/apis/repos/${vendor}` })) };
+  });
+
+  router.get('/apis/repos/:vendor', (ctx) => {
+    const vendor = ctx.params.vendor!;
+    const repositories = state.registry.repositories(vendor);
+    if (repositories === undefined) throw notFound('vendor', vendor, state.registry.vendors());
+    ctx.body = {
+      vendor,
+      repositories: [...repositories.entries()]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([name, versions]) => ({
+          name,
+          description: [...versions.values()][0]![0]!.bundle.repository.description,
+          apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
+            apiVersion,
+            latest: bundles[0]!.bundle.repository.release,
+            releases: bundles.map((loaded) => loaded.bundle.repository.release).sort(compareReleases),
+            href: `/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections`,
+          })),
+        })),
+    };
+  });
+
+  router.get(REPOSITORY_PATH, (ctx) => {
+    const loaded = findBundle(state, ctx);
+    const { repository, digest } = loaded.bundle;
+    setBundleHeaders(ctx, loaded.bundle);
+    ctx.body = {
+      repository: repository.name,
+      vendor: repository.vendor,
+      apiVersion: repository.apiVersion,
+      release: repository.release,
+      description: repository.description,
+      digest,
+      collections: loaded.bundle.collections.map((collection) => ({
+        name: collection.name,
+        kind: collection.kind,
+        apiVersion: collection.apiVersion,
+        variable: collection.variable,
+        description: collection.description,
+        facets: collection.facets,
+        href: `${ctx.path}/${collection.name}`,
+      })),
+    };
+  });
+
+  router.get(COLLECTION_PATH, (ctx) => {
+    const { collection, bundle } = findCollection(state, ctx);
+    setBundleHeaders(ctx, bundle);
+    ctx.body = {
+      name: collection.name,
+      repository: bundle.repository.name,
+      release: bundle.repository.release,
+      variable: collection.variable,
+      kind: collection.kind,
+      apiVersion: collection.apiVersion,
+      description: collection.description,
+      facets: collection.facets,
+      sections: collection.sections.map((section) => ({ name: section.name, facets: section.facets, description: section.description })),
+      examples: collection.examples.map((example) => ({ name: example.name, description: example.description, request: example.request })),
+      links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema` },
+    };
+  });
+
+  router.get(`${COLLECTION_PATH}/schema`, (ctx) => {
+    const { collection, bundle } = findCollection(state, ctx);
+    setBundleHeaders(ctx, bundle);
+    ctx.type = 'application/schema+json';
+    ctx.body = JSON.stringify(collection.schema);
+  });
+}

@@ -1,0 +1,49 @@
+/** POST …/collections/<name>/exec: validate the input values and render one manifest. */
+import type Router from '@koa/router';
+import { execute } from '../../exec/execute.js';
+import { formatManifest, FORMATS, isFormat, MEDIA_TYPES } from '../../manifest/format.js';
+import { RenderError } from '../../render/render-error.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { HttpProblem } from '../problem.js';
+import type { ServerState } from '../state.js';
+import { findCollection, queryParam, setBundleHeaders } from './lookup.js';
+
+export const COLLECTION_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection';
+export const EXEC_PATH = `${COLLECTION_PATH}/exec`;
+
+/** A Warning header value (RFC 9111 §5.5 form, as the Kubernetes API server sends), printable ASCII only. */
+export function warningHeader(text: string): string {
+  const quoted = text.replace(/[\\"]/g, (c) => '\\' + c).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return `299 - "${quoted}"`;
+}
+
+function booleanParam(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === 'false') return false;
+  if (value === 'true' || value === '') return true;
+  throw new HttpProblem(400, 'bad-request', 'Bad request', `query parameter ${name} must be true or false, not "${value}"`);
+}
+
+export function execRoutes(router: Router, state: ServerState): void {
+  router.post(EXEC_PATH, jsonBody(), async (ctx) => {
+    const found = findCollection(state, ctx);
+    const format = queryParam(ctx, 'format') ?? 'json';
+    if (!isFormat(format)) throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, { allowed: FORMATS });
+    const strict = booleanParam(queryParam(ctx, 'strict'), 'strict');
+
+    const stopTimer = state.metrics.renderDuration.startTimer({ collection: found.collection.name });
+    let result;
+    try {
+      result = execute(found, ctx.state.body, { strict });
+    } catch (error) {
+      if (!(error instanceof RenderError)) throw error;
+      const count = error.problems.length;
+      throw new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors: error.problems });
+    } finally {
+      stopTimer();
+    }
+    setBundleHeaders(ctx, found.bundle);
+    if (result.unknownMembers.length > 0) ctx.set('Warning', result.unknownMembers.map((pointer) => warningHeader(`unknown field "${pointer}"`)));
+    ctx.type = MEDIA_TYPES[format];
+    ctx.body = formatManifest(result.manifest, format);
+  });
+}

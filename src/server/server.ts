@@ -1,0 +1,62 @@
+/**
+ * The HTTP server around the app: listen, and on SIGTERM or SIGINT stop accepting, let in-flight
+ * requests finish, and close.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createRequire } from 'node:module';
+import type { Logger } from 'pino';
+import type { BundleRegistry } from '../bundle/registry.js';
+import { ApiKeys } from './api-keys.js';
+import { createApp } from './app.js';
+import { createMetrics } from './metrics.js';
+import { buildOpenApi } from './openapi.js';
+import type { ServerState } from './state.js';
+
+const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+
+export interface RunningServer {
+  server: Server;
+  state: ServerState;
+  url: string;
+  /** Stops accepting, waits for in-flight requests (at most `timeoutMs`), then resolves. */
+  close(timeoutMs?: number): Promise<void>;
+}
+
+export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger): ServerState {
+  return { registry, keys, logger, metrics: createMetrics(), ready: true, openapi: JSON.stringify(buildOpenApi(registry, version)) };
+}
+
+export async function startServer(state: ServerState, port: number, host: string): Promise<RunningServer> {
+  const app = createApp(state);
+  const server = createServer(app.callback());
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve());
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  let closing: Promise<void> | undefined;
+  return {
+    server,
+    state,
+    url: `http://${shownHost === '0.0.0.0' ? '127.0.0.1' : shownHost === '[::]' ? '[::1]' : shownHost}:${address.port}`,
+    close(timeoutMs = 10_000) {
+      closing ??= new Promise<void>((resolve) => {
+        state.ready = false;
+        const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
+        force.unref();
+        // Keep-alive connections would hold close() open until they time out: close each one as
+        // soon as its answer is out.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25);
+        server.close(() => {
+          clearTimeout(force);
+          clearInterval(sweep);
+          resolve();
+        });
+        server.closeIdleConnections();
+      });
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,24 @@
+/** What the server's middleware and routes share: the loaded bundles, keys, logger and metrics. */
+import type { Logger } from 'pino';
+import type { BundleRegistry } from '../bundle/registry.js';
+import type { ApiKeys } from './api-keys.js';
+import type { Metrics } from './metrics.js';
+
+export interface ServerState {
+  /** Replaced as a whole when bundles are reloaded; a request keeps the one it started with. */
+  registry: BundleRegistry;
+  keys: ApiKeys;
+  logger: Logger;
+  metrics: Metrics;
+  /** False until bundles are loaded and again once shutdown begins. */
+  ready: boolean;
+  /** The OpenAPI document of the loaded bundles, made once per load. */
+  openapi: string;
+}
+
+/** Per-request state on ctx.state. */
+export interface RequestState {
+  requestId: string;
+  keyName?: string;
+  body?: unknown;
+}

@@ -1,0 +1,46 @@
+/** The server as its own process, started the way `npm start` starts it. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { ROOT } from './repos.js';
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+}
+
+export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/\S+)\n/): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (chunk) => (out += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return new Promise((resolve, reject) => {
+    child.stderr!.on('data', (chunk) => {
+      err += chunk;
+      const match = readyPattern.exec(err);
+      if (match) resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exited });
+    });
+    exited.then((code) => reject(Object.assign(new Error(`server exited with ${code} before it was ready:\n${err}`), { code, stderr: err })));
+  });
+}
+
+/** Runs `facetform serve` expecting it to fail at start; returns exit code and stderr. */
+export async function failedStart(env: Record<string, string>): Promise<{ code: number; stderr: string }> {
+  try {
+    const started = await spawnServer(env);
+    started.child.kill('SIGKILL');
+    throw new Error('the server started');
+  } catch (error) {
+    const failed = error as { code?: number; stderr?: string };
+    if (failed.stderr === undefined) throw error;
+    return { code: failed.code!, stderr: failed.stderr };
+  }
+}

@@ -1,0 +1,114 @@
+/** Discovery, the OpenAPI document (checked by a real OpenAPI validator), health, readiness and metrics. */
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+describe('discovery', () => {
+  it('lists vendors, and the repositories of a vendor with their API versions and releases', async () => {
+    expect(await (await server.request('/apis/repos')).json()).toEqual({ vendors: [{ name: 'facetform', href: BASE }] });
+    const body = await (await server.request(BASE)).json();
+    expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
+    expect(body.repositories[2].apiVersions).toEqual([{ apiVersion: 'v1', latest: '1.0.0', releases: ['1.0.0'], href: `${BASE}/service-resources/v1/resources/collections` }]);
+    expect((await problemOf(await server.request('/apis/repos/acme'))).detail).toBe('no vendor "acme"; known: facetform');
+  });
+
+  it('lists the collections of a repository with their facets', async () => {
+    const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
+    expect(response.headers.get('x-facetform-release')).toBe('1.0.0');
+    const body = await response.json();
+    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0.0' });
+    const service = body.collections.find((c: { name: string }) => c.name === 'service');
+    expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
+    expect(service.facets).toEqual(['addon:clusterip', 'addon:externalips', 'addon:externalname', 'addon:ports', 'addon:spec', 'addon:type', 'master']);
+  });
+
+  it('describes one collection: sections with facets and descriptions, and examples', async () => {
+    const body = await (await server.request(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass`)).json();
+    expect(body).toMatchObject({ name: 'storageclass', variable: '__SC_ID__', kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1' });
+    expect(body.sections[0]).toMatchObject({ name: 'core', facets: ['master'] });
+    expect(body.sections.every((section: { description: string }) => section.description.length > 10)).toBe(true);
+    expect(body.examples.map((example: { name: string }) => example.name)).toContain('seed');
+    expect(body.links.exec).toBe(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass/exec`);
+  });
+
+  it('serves the input JSON Schema of a collection', async () => {
+    const response = await server.request(`${BASE}/service-resources/v1/resources/collections/service/schema`);
+    expect(response.headers.get('content-type')).toBe('application/schema+json');
+    const schema = await response.json();
+    expect(schema.title).toBe('ServiceValues');
+    expect(schema.required).toEqual(['metadata']);
+  });
+});
+
+describe('OpenAPI document', () => {
+  let document: any;
+  beforeAll(async () => {
+    document = await (await server.request('/openapi.json', { headers: { 'X-APIKEY': '' } })).json();
+  });
+
+  it('is valid OpenAPI 3.1', async () => {
+    const validator = new Validator();
+    const result = await validator.validate(document);
+    expect(result.errors).toBeUndefined();
+    expect(result.valid).toBe(true);
+    expect(document.openapi).toBe('3.1.0');
+  });
+
+  it('has one operation per exec path, with the API-key scheme, request schema, examples and error answers', () => {
+    const execPaths = Object.keys(document.paths).filter((path) => path.endsWith('/exec'));
+    expect(execPaths).toHaveLength(7);
+    expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
+    const operation = document.paths[execPath('service-resources', 'service')].post;
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422']);
+    expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
+    expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toContain('addon:ports');
+  });
+
+  it('has request schemas that accept the examples and reject bad values', () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    ajv.addSchema({ $id: 'openapi', components: document.components });
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      if (!path.endsWith('/exec')) continue;
+      const content = item.post.requestBody.content['application/json'];
+      const validate = ajv.compile(JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components/', '"openapi#/components/')));
+      for (const [name, example] of Object.entries<any>(content.examples)) expect(validate(example.value), `${path} ${name}`).toBe(true);
+    }
+    const service = document.paths[execPath('service-resources', 'service')].post.requestBody.content['application/json'].schema;
+    const validate = ajv.compile(JSON.parse(JSON.stringify(service).replaceAll('"#/components/', '"openapi#/components/')));
+    expect(validate({ values: { web: { metadata: { name: 'w' }, spec: { ports: [{ port: 'http' }] } } } })).toBe(false);
+  });
+});
+
+describe('operations', () => {
+  it('reports health and readiness', async () => {
+    expect(await (await server.request('/healthz')).json()).toEqual({ status: 'ok' });
+    expect(await (await server.request('/readyz')).json()).toEqual({ status: 'ready', bundles: 3 });
+  });
+
+  it('exposes Prometheus metrics: requests by route and status, and render durations', async () => {
+    await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
+    const text = await (await server.request('/metrics')).text();
+    expect(text).toContain('facetform_http_requests_total{method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="200"}');
+    expect(text).toMatch(/facetform_render_duration_seconds_count\{collection="service"\} [1-9]/);
+    expect(text).toContain('process_resident_memory_bytes');
+  });
+
+  it('logs one structured line per request with method, route, status, duration and request id', async () => {
+    await server.request('/healthz', { headers: { 'X-Request-Id': 'trace-42' } });
+    const line = server.logs.find((entry) => entry.requestId === 'trace-42')!;
+    expect(line).toMatchObject({ msg: 'request', method: 'GET', route: '/healthz', status: 200 });
+    expect(typeof line.durationMs).toBe('number');
+  });
+
+  it('echoes a sensible X-Request-Id and makes one otherwise', async () => {
+    expect((await server.request('/healthz', { headers: { 'X-Request-Id': 'abc-123' } })).headers.get('x-request-id')).toBe('abc-123');
+    expect((await server.request('/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } })).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});

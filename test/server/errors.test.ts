@@ -1,0 +1,117 @@
+/** Every error status of CONTRACT §7 answers with its problem+json body. */
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE, execPath, KEY, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const SERVICE = execPath('service-resources', 'service');
+const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => server.request(SERVICE, { method: 'POST', body, headers });
+
+describe('error answers', () => {
+  it('400 for malformed JSON, saying where without quoting the body', async () => {
+    const problem = await problemOf(await post('{\n  "values": {\n    "web": { "metadata" "secret-value" }\n  }\n}'));
+    expect(problem).toMatchObject({ type: '/problems/bad-request', title: 'Malformed JSON', status: 400, detail: 'the body is not valid JSON at line 3, column 25' });
+    expect(JSON.stringify(problem)).not.toContain('secret-value');
+    expect((await problemOf(await post(''))).detail).toBe('the body is not valid JSON: the body is empty');
+    expect((await problemOf(await post('{"values":'))).detail).toBe('the body is not valid JSON: it ends before the JSON value is complete');
+  });
+
+  it('400 for nesting deeper than 64 levels, and none for 64', async () => {
+    const nest = (depth: number) => `{"values":{"web":{"metadata":{"name":"w"},"x":${'['.repeat(depth - 3)}${']'.repeat(depth - 3)}}}}`;
+    expect(await (await post(nest(64))).status).toBe(200);
+    const problem = await problemOf(await post(nest(65)));
+    expect(problem).toMatchObject({ status: 400, detail: 'the JSON body nests deeper than 64 levels' });
+    expect((await problemOf(await post('['.repeat(500_000)))).status).toBe(400);
+  });
+
+  it('401 for a missing or wrong key, with the same answer', async () => {
+    const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
+    const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));
+    expect(missing).toMatchObject({ type: '/problems/unauthorized', status: 401, detail: 'send a valid API key in the X-APIKEY header' });
+    expect({ ...wrong, instance: undefined }).toEqual({ ...missing, instance: undefined });
+  });
+
+  it('404 naming what exists, for each part of the path', async () => {
+    const cases: Array<[string, string]> = [
+      [`/apis/repos/acme/service-resources/v1/resources/collections/service/exec`, 'no vendor "acme"; known: facetform'],
+      [`${BASE}/service-resource/v1/resources/collections/service/exec`, 'no repository "service-resource"; known: config-and-storage-resources, extend-resources, service-resources'],
+      [`${BASE}/service-resources/v9/resources/collections/service/exec`, 'no API version "v9"; known: v1'],
+      [`${BASE}/service-resources/v1/resources/collections/svc/exec`, 'no collection "svc"; known: endpoints, ingress, service'],
+    ];
+    for (const [path, detail] of cases) {
+      const problem = await problemOf(await server.request(path, { method: 'POST', json: { values: {} } }));
+      expect(problem).toMatchObject({ type: '/problems/not-found', status: 404, detail });
+    }
+    const noRoute = await problemOf(await server.request('/nothing/here'));
+    expect(noRoute.detail).toBe('no route for GET /nothing/here; the API is described at GET /openapi.json');
+  });
+
+  it('405 with Allow for other methods on an exec path', async () => {
+    for (const method of ['GET', 'PUT', 'DELETE', 'PATCH']) {
+      const response = await server.request(SERVICE, { method });
+      expect(response.headers.get('allow')).toBe('POST');
+      expect(await problemOf(response)).toMatchObject({ type: '/problems/method-not-allowed', status: 405 });
+    }
+  });
+
+  it('413 for a body over 1 MiB, whether or not Content-Length announces it', async () => {
+    const big = JSON.stringify({ values: { web: { metadata: { name: 'w' }, pad: 'x'.repeat(1024 * 1024) } } });
+    expect(await problemOf(await post(big))).toMatchObject({ type: '/problems/payload-too-large', status: 413 });
+    const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const url = new URL(server.url + SERVICE);
+      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY, 'Transfer-Encoding': 'chunked' } }, (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, body }));
+      });
+      req.on('error', reject);
+      for (let sent = 0; sent < 2 * 1024 * 1024; sent += 64 * 1024) req.write('x'.repeat(64 * 1024));
+      req.end();
+    }).catch((error: NodeJS.ErrnoException) => ({ status: error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 413 : 0, body: '{}' }));
+    expect(chunked.status).toBe(413);
+  });
+
+  it('415 for a body that is not application/json', async () => {
+    for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
+      const problem = await problemOf(await post('{"values":{}}', { 'Content-Type': type }));
+      expect(problem).toMatchObject({ type: '/problems/unsupported-media-type', status: 415, detail: `the body must be application/json, not ${type}` });
+    }
+    expect((await problemOf(await post('{"values":{}}', {}))).status).toBe(415);
+    expect((await post(JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(200);
+  });
+
+  it('422 for a body of the wrong shape', async () => {
+    for (const body of ['[]', '"text"', '42', 'null', '{}']) {
+      const problem = await problemOf(await post(body));
+      expect(problem.status).toBe(422);
+      expect(problem.errors!.length).toBeGreaterThan(0);
+    }
+  });
+
+  it('500 with a request id and no internals for an unexpected failure, logged with its stack', async () => {
+    const original = server.state.registry.bundle;
+    server.state.registry.bundle = () => {
+      throw new Error('disk on fire at /secret/path');
+    };
+    try {
+      const response = await server.request(SERVICE, { method: 'POST', json: { values: {} }, headers: { 'X-Request-Id': 'req-500-test' } });
+      const problem = await problemOf(response);
+      expect(problem).toEqual({
+        type: '/problems/internal-error',
+        title: 'Internal server error',
+        status: 500,
+        detail: 'the server failed unexpectedly; quote request id req-500-test when reporting it',
+        instance: 'urn:request:req-500-test',
+      });
+      const logged = server.logs.find((line) => line.msg === 'unexpected error' && line.requestId === 'req-500-test') as { err: { stack: string } };
+      expect(logged.err.stack).toContain('disk on fire');
+    } finally {
+      server.state.registry.bundle = original;
+    }
+  });
+});

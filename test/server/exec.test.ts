@@ -1,0 +1,127 @@
+/** POST …/exec over real HTTP: the seed examples of all seven collections, formats, headers, warnings, strict. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { loadBundles } from '../../src/bundle/load.js';
+import { checkManifest } from '../../src/manifest/kube-check.js';
+import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer;
+let seeds: Array<{ repository: string; collection: string; request: Record<string, unknown>; digest: string }>;
+beforeAll(async () => {
+  server = await startTestServer();
+  seeds = loadBundles(await shippedBundles()).flatMap((loaded) =>
+    loaded.bundle.collections.map((collection) => ({
+      repository: loaded.bundle.repository.name,
+      collection: collection.name,
+      request: collection.examples.find((example) => example.name === 'seed')!.request,
+      digest: loaded.bundle.digest,
+    })),
+  );
+});
+afterAll(() => server.close());
+
+describe('exec', () => {
+  it('answers the seed example of each of the seven collections with a manifest, in JSON and YAML', async () => {
+    expect(seeds.map((seed) => seed.collection).sort()).toEqual(['configmap', 'customresourcedefinition', 'endpoints', 'ingress', 'persistent-volume-claim', 'service', 'storageclass']);
+    for (const seed of seeds) {
+      const json = await server.request(execPath(seed.repository, seed.collection) + '?format=json', { method: 'POST', json: seed.request });
+      expect(json.status, seed.collection).toBe(200);
+      expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(json.headers.get('x-facetform-release')).toBe('1.0.0');
+      expect(json.headers.get('x-facetform-bundle-digest')).toBe(seed.digest);
+      const manifest = await json.json();
+      expect(Object.keys(manifest).slice(0, 3)).toEqual(['apiVersion', 'kind', 'metadata']);
+      expect(await checkManifest(manifest)).toEqual({ checked: true, errors: [] });
+
+      const yaml = await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', { method: 'POST', json: seed.request });
+      expect(yaml.status).toBe(200);
+      expect(yaml.headers.get('content-type')).toBe('application/yaml');
+      expect(parseYaml(await yaml.text())).toEqual(manifest);
+    }
+  });
+
+  it('answers JSON by default', async () => {
+    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: seeds.find((s) => s.collection === 'service')!.request });
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+  });
+
+  it('gives byte-identical bodies for identical requests', async () => {
+    const seed = seeds.find((s) => s.collection === 'customresourcedefinition')!;
+    const bodies = await Promise.all([1, 2, 3].map(async () => (await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', { method: 'POST', json: seed.request })).text()));
+    expect(new Set(bodies).size).toBe(1);
+  });
+
+  it('lists unknown input members in Warning headers and still renders', async () => {
+    const response = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: { facets: ['addon:ports'], values: { web: { metadata: { name: 'web' }, spec: { port: 80, ports: [{ port: 80, protocl: 'TCP' }] } } } },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('warning')).toBe('299 - "unknown field \\"/values/web/spec/port\\"", 299 - "unknown field \\"/values/web/spec/ports/0/protocl\\""');
+  });
+
+  it('keeps Warning headers printable whatever the member name', async () => {
+    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'web' }, 'spéc\n"x': 1 } } } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('warning')).toBe('299 - "unknown field \\"/values/web/sp\\u00e9c\\u000a\\"x\\""');
+  });
+
+  it('with strict=true, refuses unknown members and requires every placeholder of the included sections', async () => {
+    const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
+      method: 'POST',
+      json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, tpye: 'NodePort' } } } },
+    });
+    const problem = await problemOf(response);
+    expect(problem.status).toBe(422);
+    expect(problem.errors).toEqual([
+      { pointer: '/values/web/spec/tpye', detail: 'is not a known field (strict=true rejects unknown fields)' },
+      { pointer: '/values/web/spec/type', detail: 'is required: it fills /spec/type of the manifest' },
+    ]);
+  });
+
+  it('answers 422 with every violation as a JSON Pointer into the body', async () => {
+    const response = await server.request(execPath('extend-resources', 'customresourcedefinition'), {
+      method: 'POST',
+      json: { facets: ['addon:shortnames', 'addon:nope'], values: { crd: { metadata: { name: 7 }, spec: { group: 'example.com', names: { kind: 'W', shortNames: 'w' }, scope: 'Galaxy', versions: [] } } } },
+    });
+    const problem = await problemOf(response);
+    expect(problem).toMatchObject({ type: '/problems/invalid-values', title: 'Invalid input values', status: 422 });
+    expect(problem.errors).toEqual([
+      { pointer: '/facets/1', detail: '"addon:nope" is not a facet of customresourcedefinition; its facets are addon:categories, addon:conversion, addon:listkind, addon:preserveunknownfields, addon:shortnames, addon:spec, master' },
+      { pointer: '/values/crd/metadata/name', detail: 'must be string' },
+      { pointer: '/values/crd/spec/names/plural', detail: 'is required' },
+      { pointer: '/values/crd/spec/names/shortNames', detail: 'must be array' },
+      { pointer: '/values/crd/spec/scope', detail: 'must be one of "Namespaced", "Cluster"' },
+    ]);
+  });
+
+  it('checks the request shape: facets strings, values objects, globalvars strings', async () => {
+    const problem = await problemOf(await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: 'addon:ports', values: { a: 1 }, globalvars: { __SVC_ID__: 3 } } }));
+    expect(problem.errors).toEqual([
+      { pointer: '/facets', detail: 'must be an array of facet names' },
+      { pointer: '/globalvars/__SVC_ID__', detail: 'must be a string naming a key of values' },
+      { pointer: '/values/a', detail: 'must be an object' },
+    ]);
+  });
+
+  it('resolves globalvars and reports a key that values lacks', async () => {
+    const problem = await problemOf(await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'w' } } }, globalvars: { __SVC_ID__: 'api' } } }));
+    expect(problem.errors).toEqual([{ pointer: '/globalvars/__SVC_ID__', detail: 'names "api", which values lacks; values has "web"' }]);
+  });
+
+  it('answers 400 listing the formats for an unknown format, and for a bad strict value', async () => {
+    const seed = seeds.find((s) => s.collection === 'service')!;
+    const format = await problemOf(await server.request(execPath('service-resources', 'service') + '?format=xml', { method: 'POST', json: seed.request }));
+    expect(format).toMatchObject({ status: 400, detail: 'format "xml" is not supported; use one of json, yaml', allowed: ['json', 'yaml'] });
+    const strict = await problemOf(await server.request(execPath('service-resources', 'service') + '?strict=yes', { method: 'POST', json: seed.request }));
+    expect(strict.detail).toBe('query parameter strict must be true or false, not "yes"');
+  });
+
+  it('renders with a named release and says which release answered', async () => {
+    const seed = seeds.find((s) => s.collection === 'service')!;
+    const named = await server.request(execPath('service-resources', 'service') + '?release=1.0.0', { method: 'POST', json: seed.request });
+    expect(named.headers.get('x-facetform-release')).toBe('1.0.0');
+    const missing = await problemOf(await server.request(execPath('service-resources', 'service') + '?release=9.9.9', { method: 'POST', json: seed.request }));
+    expect(missing).toMatchObject({ status: 404, detail: 'no release "9.9.9"; known: 1.0.0' });
+  });
+});

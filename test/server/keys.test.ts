@@ -1,0 +1,72 @@
+/** X-APIKEY: none, wrong, right, two keys, key files; the key is never logged or echoed. */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ApiKeys, keyFileEntry, parseKeyFile } from '../../src/server/api-keys.js';
+import { tempDir } from '../helpers/repos.js';
+import { BASE, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
+
+let server: TestServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const DISCOVERY = `${BASE}/service-resources/v1/resources/collections`;
+
+describe('API keys', () => {
+  it('refuses a request without a key, with a wrong key, or with the key in the query string', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '' } })).status).toBe(401);
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'wrong-key-1234' } })).status).toBe(401);
+    expect((await server.request(`${DISCOVERY}?X-APIKEY=right-key-1234&apikey=right-key-1234`, { headers: { 'X-APIKEY': '' } })).status).toBe(401);
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'right-key-1234' } })).status).toBe(200);
+  });
+
+  it('accepts the header in any letter case', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
+    expect((await server.request(DISCOVERY, { headers: { 'x-apikey': 'right-key-1234' } })).status).toBe(200);
+    expect((await server.request(DISCOVERY, { headers: { 'X-ApiKey': 'right-key-1234' } })).status).toBe(200);
+  });
+
+  it('accepts each of two keys and logs the name of the one used, never the key', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['first-key-1234', 'second-key-5678']) });
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'first-key-1234' } })).status).toBe(200);
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'second-key-5678' } })).status).toBe(200);
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'third-key-9012' } })).status).toBe(401);
+    const requests = server.logs.filter((line) => line.msg === 'request');
+    expect(requests.map((line) => [line.status, line.key])).toEqual([
+      [200, 'key-1'],
+      [200, 'key-2'],
+      [401, undefined],
+    ]);
+    const everything = JSON.stringify(server.logs);
+    for (const key of ['first-key-1234', 'second-key-5678', 'third-key-9012']) expect(everything).not.toContain(key);
+  });
+
+  it('never echoes a presented key in an answer', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
+    const problem = await problemOf(await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'guess-key-4321' } }));
+    expect(JSON.stringify(problem)).not.toContain('guess-key-4321');
+  });
+
+  it('reads named keys from a file that holds only their sha256', async () => {
+    const file = path.join(tempDir(), 'keys');
+    writeFileSync(file, `# team keys\n${keyFileEntry('team-a', 'team-a-secret-1')}\n\n${keyFileEntry('ci', 'ci-secret-2222')}\n`);
+    server = await startTestServer({ keys: ApiKeys.fromFile(file) });
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'ci-secret-2222' } })).status).toBe(200);
+    expect(server.logs.find((line) => line.msg === 'request')!.key).toBe('ci');
+  });
+
+  it('explains a malformed key file line', () => {
+    expect(() => parseKeyFile('ok sha256:' + 'a'.repeat(64) + '\nbad line\n', 'keys.txt')).toThrow('keys.txt:2: expected "NAME sha256:<64 hex digits>"');
+    expect(() => parseKeyFile(`x sha256:${'a'.repeat(64)}\nx sha256:${'b'.repeat(64)}`, 'k')).toThrow('k:2: key name x is used twice');
+  });
+
+  it('needs no key for health, readiness, metrics and the OpenAPI document', async () => {
+    server = await startTestServer();
+    for (const route of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
+      expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    }
+  });
+});

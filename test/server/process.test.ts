@@ -1,0 +1,139 @@
+/** The server process: configuration, first-run key, start-up build, logs and graceful shutdown. */
+import { createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
+import { failedStart, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { repoCopy, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
+import { execPath, shippedBundles } from '../helpers/server.js';
+
+let dist: string;
+let running: ServerProcess | undefined;
+beforeAll(async () => {
+  dist = await shippedBundles();
+});
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill('SIGKILL');
+    await running.exited;
+  }
+  running = undefined;
+});
+
+const SEED = { facets: ['addon:ports'], values: { web: { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } } } };
+const exec = (url: string, key: string) =>
+  fetch(url + execPath('service-resources', 'service'), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': key }, body: JSON.stringify(SEED) });
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('facetform serve', () => {
+  it('with no key configured, makes one, prints it once, and accepts it', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist });
+    const key = /Send it as X-APIKEY:\n\n {4}(ff_[A-Za-z0-9_-]{43})\n/.exec(running.stderr())![1]!;
+    expect(running.stderr().split(key)).toHaveLength(2);
+    expect(running.stderr()).toContain('set API_KEYS=key1,key2');
+    expect((await exec(running.url, key)).status).toBe(200);
+    expect((await exec(running.url, 'ff_not-the-key')).status).toBe(401);
+    expect(running.stdout()).not.toContain(key);
+  });
+
+  it('serves with API_KEYS on PORT, logging one JSON line per request with the key name only', async () => {
+    const port = await freePort();
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'k-one-secret,k-two-secret', PORT: String(port) });
+    expect(running.url).toBe(`http://127.0.0.1:${port}`);
+    expect(running.stderr()).not.toContain('No API key is configured');
+    expect((await exec(running.url, 'k-two-secret')).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const lines = running.stdout().trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', status: 200, key: 'key-2', route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec' });
+    expect(running.stdout()).not.toContain('k-two-secret');
+  });
+
+  it('stops at start with a message naming a bad setting', async () => {
+    for (const [env, message] of [
+      [{ PORT: 'eighty' }, 'configuration error: PORT: "eighty" is not a whole number from 0 to 65535'],
+      [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent'],
+      [{ BUNDLES_DIR: '/no/such/dir' }, 'configuration error: BUNDLES_DIR: folder /no/such/dir does not exist'],
+      [{ API_KEYS: 'short' }, 'configuration error: API_KEYS: every comma-separated key must have at least 8 characters'],
+    ] as const) {
+      const result = await failedStart({ BUNDLES_DIR: dist, ...env });
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain(message);
+    }
+  });
+
+  it('says which port is taken', async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const { port } = blocker.address() as AddressInfo;
+    try {
+      const result = await failedStart({ BUNDLES_DIR: dist, API_KEYS: 'some-long-key', PORT: String(port) });
+      expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    } finally {
+      blocker.close();
+    }
+  });
+
+  it('on SIGTERM stops accepting, lets an in-flight request finish, and exits 0', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'shutdown-key-1' });
+    const url = new URL(running.url + execPath('service-resources', 'service'));
+    const body = JSON.stringify(SEED);
+    let sendRest!: () => void;
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-APIKEY': 'shutdown-key-1' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, text }));
+        },
+      );
+      req.on('error', reject);
+      req.write(body.slice(0, 10));
+      sendRest = () => req.end(body.slice(10));
+    });
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    running.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await expect(fetch(running.url + '/healthz')).rejects.toThrow();
+    sendRest();
+    const { status, text } = await answer;
+    expect(status).toBe(200);
+    expect(JSON.parse(text).kind).toBe('Service');
+    expect(await running.exited).toBe(0);
+    expect(running.stdout()).toContain('"msg":"stopped"');
+  });
+});
+
+describe('bundles at start', () => {
+  it('builds dist/ when it is missing, and again only when a repository changes', async () => {
+    const repos = repoCopy(SHIPPED_REPOS);
+    const out = path.join(tempDir(), 'dist');
+    expect(staleRepositories(repos, out)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
+    expect(await ensureBuilt(repos, out)).toBe(`built config-and-storage-resources, extend-resources, service-resources into ${out}`);
+    expect(existsSync(path.join(out, 'index.json'))).toBe(true);
+    expect(await ensureBuilt(repos, out)).toBeUndefined();
+    writeFileSync(path.join(repos, 'extend-resources/repository.json'), JSON.stringify({ name: 'extend-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0.1', description: 'Changed.' }));
+    expect(staleRepositories(repos, out)).toEqual(['extend-resources']);
+    expect(await ensureBuilt(repos, out)).toBe(`built extend-resources into ${out}`);
+  });
+
+  it('refuses to start when a bundle does not match its digest, naming the file', async () => {
+    const broken = tempDir();
+    cpSync(dist, broken, { recursive: true });
+    const file = path.join(broken, 'service-resources/v1/1.0.0/bundle.json');
+    writeFileSync(file, '{"format":"facetform.bundle/v1"');
+    const result = await failedStart({ BUNDLES_DIR: broken, API_KEYS: 'some-long-key' });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`${file}: cannot be read as JSON`);
+    rmSync(broken, { recursive: true });
+  });
+});
