@@ -177,6 +177,20 @@ describe('§4 facets, merge, missing values', () => {
     expect(() => p.render({ facets: ['addon:spec'], values: { w: { metadata: meta } } })).not.toThrow();
   });
 
+  it('remembers valid facet lists without ever letting an unknown facet through', () => {
+    p.render({ facets: ['addon:ports', 'addon:type'], values });
+    expect(() => p.render({ facets: ['addon:ports,addon:type'], values })).toThrow(RenderError);
+    expect(() => p.render({ facets: ['addon:ports', 'addon:type', 'addon:bogus'], values })).toThrow(RenderError);
+    expect(() => p.render({ facets: ['addon:ports', 'addon:typo'], values })).toThrow(RenderError);
+    expect(p.render({ facets: ['addon:ports', 'addon:type'], values }).spec).toEqual({ ports: [80], type: 'T' });
+  });
+
+  it('renders template text with quotes, backslashes, ${ and line separators literally', () => {
+    const odd = 'a"b\\c`${x}`\u2028\u2029</script>';
+    const q = plan([master, section('odd', ['addon:odd'], { [odd]: odd, list: [odd, `${odd}{{ __W_ID__.x }}`] })]);
+    expect(q.render({ facets: ['addon:odd'], values: { w: { metadata: meta, x: 1 } } })).toMatchObject({ [odd]: odd, list: [odd, `${odd}1`] });
+  });
+
   it('gives byte-identical output for identical requests', () => {
     const a = JSON.stringify(p.render({ facets: ['addon:spec', 'addon:data'], values }));
     const b = JSON.stringify(p.render({ facets: ['addon:data', 'addon:spec'], values: JSON.parse(JSON.stringify(values)) }));

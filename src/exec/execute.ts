@@ -4,7 +4,7 @@
  * Every problem of the request is reported at once (CONTRACT §4, §5).
  */
 import { RenderError, type Problem } from '../render/render-error.js';
-import type { CollectionRenderPlan } from '../render/render-plan.js';
+import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
 import { resolveVariable } from '../render/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';
 import { isPlainObject, toPointer, type JsonObject } from '../util/json.js';
@@ -52,9 +52,9 @@ export function execute(collection: Executable, body: unknown, options: { strict
   const strict = options.strict === true;
   const problems: Problem[] = [];
 
-  let included: number[] | undefined;
+  let selection: Selection | undefined;
   try {
-    included = collection.plan.select(request.facets ?? []);
+    selection = collection.plan.select(request.facets ?? []);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     problems.push(...error.problems);
@@ -68,9 +68,9 @@ export function execute(collection: Executable, body: unknown, options: { strict
   if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
 
   let manifest: JsonObject | undefined;
-  if (included !== undefined) {
+  if (selection !== undefined) {
     try {
-      manifest = collection.plan.renderSelected(included, resolved, strict);
+      manifest = collection.plan.renderSelected(selection, resolved, strict);
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
       // A path the schema already reported needs no second message.

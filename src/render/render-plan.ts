@@ -9,13 +9,30 @@ import { parseBody, placeholderSites, type TemplateNode } from '../template/body
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
 import { RenderError, type Problem } from './render-error.js';
+import { generateRenderFunction, type PlanNode, type Reference, type RenderFunction, type RenderState } from './plan-codegen.js';
 import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
 
 export const MASTER_FACET = 'master';
 /** Root members that lead every manifest, in this order (CONTRACT §6). */
 const LEADING_MEMBERS = ['apiVersion', 'kind', 'metadata'];
-/** Distinct facet selections whose merged plans are kept per collection. */
-const MERGED_PLAN_CACHE_SIZE = 256;
+/** Distinct facet lists, and section sets, whose compiled plans are kept per collection. */
+const CACHE_SIZE = 256;
+
+export interface Selection {
+  /** Indices into the plan's sections. */
+  included: number[];
+  render: RenderFunction;
+}
+
+interface SelectionTrie {
+  selection?: Selection;
+  next?: Map<string, SelectionTrie>;
+}
+
+function remember<T>(cache: Map<string, T>, key: string, value: T): void {
+  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
+  cache.set(key, value);
+}
 
 export interface PlanSection {
   name: string;
@@ -39,29 +56,6 @@ export interface RenderRequest {
   strict?: boolean | undefined;
 }
 
-interface Reference {
-  path: string[];
-  /** Path as written, for messages. */
-  text: string;
-}
-
-type PlanNode =
-  | { t: 'const'; value: unknown }
-  | { t: 'object'; keys: string[]; nodes: PlanNode[]; root: boolean }
-  | { t: 'array'; nodes: PlanNode[] }
-  | { t: 'value'; alternatives: Reference[]; required: boolean; at: string }
-  | { t: 'text'; parts: Array<string | Reference[]>; required: boolean; at: string };
-
-interface RenderState {
-  root: Record<string, unknown>;
-  id: string;
-  strict: boolean;
-  problems: Problem[];
-}
-
-/** Sentinel for "no value": a member to remove. */
-const MISSING = undefined;
-
 export class CollectionRenderPlan {
   readonly collection: string;
   readonly variable: string;
@@ -70,7 +64,10 @@ export class CollectionRenderPlan {
   readonly sections: readonly PlanSection[];
   private readonly templates: TemplateNode[];
   private readonly facetSet: ReadonlySet<string>;
-  private readonly merged = new Map<string, PlanNode>();
+  /** Valid facet lists → selection (at most CACHE_SIZE lists); included sections → render function. */
+  private readonly selectionTrie: SelectionTrie = {};
+  private selectionCount = 0;
+  private readonly functions = new Map<string, RenderFunction>();
 
   constructor(source: PlanSource) {
     this.collection = source.collection;
@@ -85,15 +82,19 @@ export class CollectionRenderPlan {
     this.facets = [...this.facetSet].sort();
   }
 
-  /** Indices of the sections a facet list includes; unknown facets are a 422 naming the known ones. */
-  select(facets: readonly string[] = []): number[] {
+  /**
+   * The sections a facet list includes, with their compiled render function; unknown facets are a
+   * 422 naming the known ones. Valid lists are remembered, so a repeated list costs one lookup.
+   */
+  select(facets: readonly string[] = []): Selection {
+    // A trie over the facet list: one map lookup per facet, no key strings to build.
+    let node: SelectionTrie | undefined = this.selectionTrie;
+    for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index]!);
+    if (node?.selection !== undefined) return node.selection;
     const problems: Problem[] = [];
     facets.forEach((facet, index) => {
       if (!this.facetSet.has(facet)) {
-        problems.push({
-          pointer: `/facets/${index}`,
-          detail: `"${facet}" is not a facet of ${this.collection}; its facets are ${this.facets.join(', ')}`,
-        });
+        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}; its facets are ${this.facets.join(', ')}` });
       }
     });
     if (problems.length > 0) throw new RenderError('Unknown facet', problems);
@@ -102,20 +103,38 @@ export class CollectionRenderPlan {
     this.sections.forEach((section, index) => {
       if (section.facets.includes(MASTER_FACET) || section.facets.some((facet) => requested.has(facet))) included.push(index);
     });
-    return included;
+    const includedKey = included.join(',');
+    let render = this.functions.get(includedKey);
+    if (render === undefined) {
+      render = generateRenderFunction(this.compile(included));
+      remember(this.functions, includedKey, render);
+    }
+    const selection = { included, render };
+    if (this.selectionCount < CACHE_SIZE) {
+      let trie = this.selectionTrie;
+      for (const facet of facets) {
+        trie.next ??= new Map();
+        let child = trie.next.get(facet);
+        if (child === undefined) trie.next.set(facet, (child = {}));
+        trie = child;
+      }
+      trie.selection = selection;
+      this.selectionCount++;
+    }
+    return selection;
   }
 
   render(request: RenderRequest): JsonObject {
-    const included = this.select(request.facets);
+    const selection = this.select(request.facets);
     const resolved = resolveVariable(this.variable, request.values, request.globalvars);
     if ('pointer' in resolved) throw new RenderError('Cannot resolve template variable', [resolved]);
-    return this.renderSelected(included, resolved, request.strict === true);
+    return this.renderSelected(selection, resolved, request.strict === true);
   }
 
-  /** Renders sections already selected with an input object already resolved. */
-  renderSelected(included: number[], resolved: ResolvedVariable, strict: boolean): JsonObject {
-    const state: RenderState = { root: resolved.value as Record<string, unknown>, id: resolved.id, strict, problems: [] };
-    const manifest = evaluate(this.planFor(included), state) as JsonObject;
+  /** Renders a selection with an input object already resolved. */
+  renderSelected(selection: Selection, resolved: ResolvedVariable, strict: boolean): JsonObject {
+    const state: RenderState = { id: resolved.id, strict, problems: [] };
+    const manifest = selection.render(resolved.value, state) as JsonObject;
     if (state.problems.length > 0) throw new RenderError('Invalid input values', state.problems);
     return manifest;
   }
@@ -127,21 +146,10 @@ export class CollectionRenderPlan {
   renderedSections(request: RenderRequest): number[] {
     const resolved = resolveVariable(this.variable, request.values, request.globalvars);
     if ('pointer' in resolved) return [];
-    return this.select(request.facets).filter((index) => {
+    return this.select(request.facets).included.filter((index) => {
       const sites = placeholderSites(this.templates[index]!);
       return sites.length === 0 || sites.some((site) => site.expressions.some((expression) => expression.references.some((reference) => lookup(resolved.value, reference.path) !== undefined)));
     });
-  }
-
-  private planFor(included: number[]): PlanNode {
-    const key = included.join(',');
-    let plan = this.merged.get(key);
-    if (plan === undefined) {
-      plan = this.compile(included);
-      if (this.merged.size >= MERGED_PLAN_CACHE_SIZE) this.merged.delete(this.merged.keys().next().value!);
-      this.merged.set(key, plan);
-    }
-    return plan;
   }
 
   private compile(included: number[]): PlanNode {
@@ -167,6 +175,7 @@ function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<str
     case 'scalar':
       return { t: 'const', value: node.value };
     case 'object':
+      if (node.members.some(([name]) => name === '__proto__')) throw new Error('a member named __proto__ cannot be rendered'); // lint refuses it
       return {
         t: 'object',
         keys: node.members.map(([name]) => name),
@@ -193,82 +202,4 @@ function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<str
 
 function references(expression: Expression): Reference[] {
   return expression.references.map((reference) => ({ path: reference.path, text: reference.path.join('.') }));
-}
-
-function firstDefined(alternatives: Reference[], root: unknown): unknown {
-  for (const alternative of alternatives) {
-    const value = lookup(root, alternative.path);
-    if (value !== undefined) return value;
-  }
-  return MISSING;
-}
-
-function reportMissing(alternatives: Reference[], at: string, state: RenderState): void {
-  const [first, ...others] = alternatives;
-  const either = others.length > 0 ? ` (or ${others.map((other) => other.text).join(' or ')})` : '';
-  state.problems.push({
-    pointer: toPointer(['values', state.id, ...first!.path]),
-    detail: `is required${either}: it fills ${at || '/'} of the manifest`,
-  });
-}
-
-function evaluate(node: PlanNode, state: RenderState): unknown {
-  switch (node.t) {
-    case 'const':
-      return node.value;
-    case 'object': {
-      const out: Record<string, unknown> = {};
-      let count = 0;
-      for (let index = 0; index < node.keys.length; index++) {
-        const value = evaluate(node.nodes[index]!, state);
-        if (value !== MISSING) {
-          out[node.keys[index]!] = value;
-          count++;
-        }
-      }
-      // An object left empty by removals goes too, except the manifest itself.
-      return count > 0 || node.root || node.keys.length === 0 ? out : MISSING;
-    }
-    case 'array': {
-      const out: unknown[] = [];
-      for (const item of node.nodes) {
-        const value = evaluate(item, state);
-        if (value !== MISSING) out.push(value);
-      }
-      return out.length > 0 || node.nodes.length === 0 ? out : MISSING;
-    }
-    case 'value': {
-      const value = firstDefined(node.alternatives, state.root);
-      if (value === MISSING && (node.required || state.strict)) reportMissing(node.alternatives, node.at, state);
-      return value;
-    }
-    case 'text': {
-      let text = '';
-      let missing = false;
-      for (const part of node.parts) {
-        if (typeof part === 'string') {
-          text += part;
-          continue;
-        }
-        const value = firstDefined(part, state.root);
-        if (value === MISSING) {
-          missing = true;
-          if (node.required || state.strict) reportMissing(part, node.at, state);
-        } else if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
-          text += String(value);
-        } else {
-          state.problems.push({
-            pointer: toPointer(['values', state.id, ...definedPath(part, state.root)]),
-            detail: `must be a string, number or boolean: it is part of the text of ${node.at} in the manifest`,
-          });
-          missing = true;
-        }
-      }
-      return missing ? MISSING : text;
-    }
-  }
-}
-
-function definedPath(alternatives: Reference[], root: unknown): string[] {
-  return (alternatives.find((alternative) => lookup(root, alternative.path) !== undefined) ?? alternatives[0]!).path;
 }
