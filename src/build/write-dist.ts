@@ -12,29 +12,8 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
+import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
 import { typeDeclarations } from './declarations.js';
-
-export const INDEX_FILE = 'index.json';
-export const BUNDLE_FILE = 'bundle.json';
-export const INDEX_FORMAT = 'facetform.index/v1';
-
-export interface IndexEntry {
-  repository: string;
-  vendor: string;
-  apiVersion: string;
-  release: string;
-  digest: string;
-  /** Relative to dist/. */
-  path: string;
-  collections: string[];
-}
-
-export interface DistIndex {
-  format: typeof INDEX_FORMAT;
-  /** Digest of the repositories' source files each bundle was last built from. */
-  sources: Record<string, string>;
-  bundles: IndexEntry[];
-}
 
 export class ReleaseConflictError extends Error {}
 
@@ -93,16 +72,6 @@ export async function writeDist(outDir: string, bundles: Bundle[], sources: Reco
   };
   writeIfChanged(path.join(outDir, INDEX_FILE), json(index));
   return index;
-}
-
-export function readIndex(outDir: string): DistIndex | undefined {
-  const file = path.join(outDir, INDEX_FILE);
-  if (!existsSync(file)) return undefined;
-  try {
-    return JSON.parse(readFileSync(file, 'utf8')) as DistIndex;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Every bundle under dist/, in a stable order. */

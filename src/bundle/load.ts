@@ -7,7 +7,7 @@ import path from 'node:path';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
 import { BUNDLE_FORMAT, type Bundle, type BundleCollection, digestOf } from './bundle.js';
-import { INDEX_FILE, type DistIndex } from '../build/write-dist.js';
+import { INDEX_FILE, type DistIndex } from './dist-layout.js';
 
 export interface LoadedCollection {
   bundle: Bundle;

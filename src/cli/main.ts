@@ -1,9 +1,4 @@
 /** `facetform`: lint, build and render offline. Each command lives in its own module. */
-import { runBuild } from './build-command.js';
-import { runLint } from './lint-command.js';
-import { runKeys } from './keys-command.js';
-import { runRender } from './render-command.js';
-import { runServe } from './serve-command.js';
 import { CliError, type Io, processIo } from './io.js';
 
 export const USAGE = `Usage:
@@ -17,12 +12,15 @@ export const USAGE = `Usage:
   facetform help
 FILE is JSON or YAML; "-" reads standard input.`;
 
-const commands: Record<string, (args: string[], io: Io) => Promise<number>> = {
-  lint: runLint,
-  build: runBuild,
-  render: runRender,
-  serve: runServe,
-  keys: runKeys,
+type Command = (args: string[], io: Io) => Promise<number>;
+
+// Each command loads its own modules: serving never loads the build's TypeScript compiler.
+const commands: Record<string, () => Promise<Command>> = {
+  lint: async () => (await import('./lint-command.js')).runLint,
+  build: async () => (await import('./build-command.js')).runBuild,
+  render: async () => (await import('./render-command.js')).runRender,
+  serve: async () => (await import('./serve-command.js')).runServe,
+  keys: async () => (await import('./keys-command.js')).runKeys,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
@@ -31,13 +29,13 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE + '\n');
     return command === undefined ? 2 : 0;
   }
-  const run = commands[command];
-  if (run === undefined) {
+  const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
+  if (load === undefined) {
     io.err(`facetform: unknown command "${command}"\n${USAGE}\n`);
     return 2;
   }
   try {
-    return await run(args, io);
+    return await (await load())(args, io);
   } catch (error) {
     if (error instanceof CliError) {
       io.err(`facetform ${command}: ${error.message}\n`);

@@ -38,7 +38,9 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     if (error instanceof ConfigError) throw new CliError(`configuration error: ${error.message}`);
     throw error;
   }
-  const logger = pino({ level: config.logLevel, base: { service: 'facetform' } });
+  // Asynchronous writes: a log line per request must not cost a blocking write per request.
+  const destination = pino.destination({ dest: 1, sync: false });
+  const logger = pino({ level: config.logLevel, base: { service: 'facetform' } }, destination);
   const distDir = config.bundlesDir ?? path.join(PROJECT_ROOT, 'dist');
   let registry;
   try {
@@ -74,6 +76,6 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
   await running.close(config.shutdownTimeoutMs);
   logger.info('stopped');
-  logger.flush();
+  destination.flushSync();
   return 0;
 }

@@ -29,17 +29,24 @@ export interface InputCheck {
 }
 
 export class InputValidator {
-  private readonly validateFn: ValidateFunction;
+  // Compiled on first use: a server with a thousand collections starts without compiling them all.
+  private validateFn: ValidateFunction | undefined;
   private readonly walker: MemberWalker;
 
   constructor(readonly schema: Schema) {
-    this.validateFn = ajv().compile(schema);
     this.walker = new MemberWalker([schema], (schema.definitions as Record<string, Schema>) ?? {});
+  }
+
+  /** Compiles now rather than on the first check, e.g. to fail early on a broken schema. */
+  compile(): ValidateFunction {
+    this.validateFn ??= ajv().compile(this.schema);
+    return this.validateFn;
   }
 
   /** Checks one input object; `pointer` is where it sits in the request body, e.g. `/values/web`. */
   check(value: unknown, pointer: string): InputCheck {
-    const problems = this.validateFn(value) ? [] : problemsOf(this.validateFn.errors ?? [], pointer);
+    const validate = this.compile();
+    const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], pointer);
     const unknown: string[] = [];
     this.walker.walk(value, pointer, unknown);
     return { problems, unknown };

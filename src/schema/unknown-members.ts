@@ -62,25 +62,40 @@ export class MemberWalker {
 
   /** Adds the pointer of every unknown member under `value` to `found`. */
   walk(value: unknown, pointer: string, found: string[]): void {
-    if (this.any || found.length >= UNKNOWN_MEMBER_LIMIT) return;
+    this.visit(value, [pointer], found);
+  }
+
+  // The path is a stack of segments, joined into a pointer only for an unknown member: most
+  // requests have none, and building a pointer for every member would cost more than the walk.
+  private visit(value: unknown, path: string[], found: string[]): void {
+    if (this.any || found.length >= UNKNOWN_MEMBER_LIMIT || typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
       if (this.items.length === 0) return;
       const items = this.child('[]', this.items);
-      value.forEach((item, index) => items.walk(item, `${pointer}/${index}`, found));
+      for (let index = 0; index < value.length; index++) {
+        path.push(String(index));
+        items.visit(value[index], path, found);
+        path.pop();
+      }
       return;
     }
-    if (!isPlainObject(value)) return;
-    for (const key of Object.keys(value)) {
-      const memberPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
       const known = this.properties.get(key);
-      if (known !== undefined) {
-        this.child(`.${key}`, known).walk(value[key], memberPointer, found);
-      } else if (this.additional.length > 0) {
-        this.child('*', this.additional).walk(value[key], memberPointer, found);
+      const walker = known !== undefined ? this.child(`.${key}`, known) : this.additional.length > 0 ? this.child('*', this.additional) : undefined;
+      if (walker !== undefined) {
+        if (walker.any) continue;
+        path.push(key);
+        walker.visit((value as Record<string, unknown>)[key], path, found);
+        path.pop();
       } else if (this.closed) {
-        found.push(memberPointer);
+        found.push([path[0], ...path.slice(1), key].map((segment, index) => (index === 0 ? segment : escapeSegment(segment!))).join('/'));
         if (found.length >= UNKNOWN_MEMBER_LIMIT) return;
       }
     }
   }
+}
+
+function escapeSegment(segment: string): string {
+  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

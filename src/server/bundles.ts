@@ -5,8 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { compileRepositories } from '../build/compile.js';
-import { readIndex, writeDist } from '../build/write-dist.js';
+import { readIndex } from '../bundle/dist-layout.js';
 import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { REPOSITORY_FILE } from '../repository/load.js';
@@ -29,6 +28,9 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   if (!existsSync(reposDir)) return undefined;
   const stale = staleRepositories(reposDir, distDir);
   if (stale.length === 0) return undefined;
+  // The build (TypeScript compiler, prettier, …) loads only when a build is needed.
+  const { compileRepositories } = await import('../build/compile.js');
+  const { writeDist } = await import('../build/write-dist.js');
   const { report, bundles, sources } = await compileRepositories(reposDir);
   if (report.errorCount > 0) throw new BuildFailedError(`${report.format()}the build of ${reposDir} failed; fix the errors above`);
   await writeDist(distDir, bundles, Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)])));

@@ -1,18 +1,39 @@
-/** Prometheus metrics, in a registry of the app's own so that several apps can live in one process. */
+/**
+ * Prometheus metrics, in a registry of the app's own so that several apps can live in one process.
+ * Request counts are kept in a plain map and handed to prom-client when /metrics is scraped: a
+ * labelled counter per request would cost the hot path more than the rest of the bookkeeping.
+ */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 
 export interface Metrics {
   registry: Registry;
-  requests: Counter<'method' | 'route' | 'status'>;
+  countRequest(method: string, route: string, status: number): void;
   renderDuration: Histogram<'collection'>;
 }
 
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  const pending = new Map<string, number>();
+  new Counter({
+    name: 'facetform_http_requests_total',
+    help: 'HTTP requests by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    registers: [registry],
+    collect() {
+      for (const [key, count] of pending) {
+        const [method, route, status] = key.split('\u0000') as [string, string, string];
+        this.inc({ method, route, status }, count);
+      }
+      pending.clear();
+    },
+  });
   return {
     registry,
-    requests: new Counter({ name: 'facetform_http_requests_total', help: 'HTTP requests by method, route and status.', labelNames: ['method', 'route', 'status'], registers: [registry] }),
+    countRequest(method, route, status) {
+      const key = `${method}\u0000${route}\u0000${status}`;
+      pending.set(key, (pending.get(key) ?? 0) + 1);
+    },
     renderDuration: new Histogram({
       name: 'facetform_render_duration_seconds',
       help: 'Time to validate and render one exec request, by collection.',

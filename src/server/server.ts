@@ -24,7 +24,19 @@ export interface RunningServer {
 }
 
 export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger): ServerState {
-  return { registry, keys, logger, metrics: createMetrics(), ready: true, openapi: JSON.stringify(buildOpenApi(registry, version)) };
+  let document: { registry: BundleRegistry; text: string } | undefined;
+  const state: ServerState = {
+    registry,
+    keys,
+    logger,
+    metrics: createMetrics(),
+    ready: true,
+    openapi() {
+      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, version)) };
+      return document.text;
+    },
+  };
+  return state;
 }
 
 export async function startServer(state: ServerState, port: number, host: string): Promise<RunningServer> {

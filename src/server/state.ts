@@ -12,8 +12,8 @@ export interface ServerState {
   metrics: Metrics;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;
-  /** The OpenAPI document of the loaded bundles, made once per load. */
-  openapi: string;
+  /** The OpenAPI document of the loaded bundles, made on first request and kept until a reload. */
+  openapi(): string;
 }
 
 /** Per-request state on ctx.state. */

@@ -10,10 +10,19 @@ import { HttpProblem } from '../problem.js';
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_NESTING = 64;
 
-/** Deepest nesting of arrays and objects in JSON text, stopping once past `limit`. */
-export function nestingDepth(text: string, limit: number): number {
+/** Whether the text has more than `limit` brackets at all: if not, it cannot nest deeper. Native indexOf is fast. */
+function bracketsExceed(text: string, limit: number): boolean {
+  let count = 0;
+  for (const bracket of ['{', '[']) {
+    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > limit) return true;
+  }
+  return false;
+}
+
+/** Whether arrays and objects in JSON text nest deeper than `limit`. */
+export function nestsDeeperThan(text: string, limit: number): boolean {
+  if (!bracketsExceed(text, limit)) return false;
   let depth = 0;
-  let deepest = 0;
   let inString = false;
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
@@ -22,21 +31,20 @@ export function nestingDepth(text: string, limit: number): number {
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x7b || code === 0x5b) {
-      if (++depth > deepest) deepest = depth;
-      if (deepest > limit) return deepest;
+      if (++depth > limit) return true;
     } else if (code === 0x7d || code === 0x5d) depth--;
   }
-  return deepest;
+  return false;
 }
 
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
-    if (!ctx.is('application/json')) {
+    if (ctx.get('Content-Type') !== 'application/json' && !ctx.is('application/json')) {
       const given = ctx.get('Content-Type') || 'no Content-Type';
       throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', `the body must be application/json, not ${given}`, {}, { Accept: 'application/json' });
     }
     const text = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: ctx.get('Content-Length') || undefined, encoding: 'utf8' });
-    if (nestingDepth(text, MAX_NESTING) > MAX_NESTING) {
+    if (nestsDeeperThan(text, MAX_NESTING)) {
       throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
     }
     try {

@@ -6,7 +6,7 @@ import type { ServerState } from '../state.js';
 export function docsRoutes(router: Router, state: ServerState): void {
   router.get('/openapi.json', (ctx) => {
     ctx.type = 'application/json';
-    ctx.body = state.openapi;
+    ctx.body = state.openapi();
   });
 
   router.get('/problems/:type', (ctx) => {

@@ -1,0 +1,38 @@
+/**
+ * The layout of dist/ (README.md, "dist/"), for the build that writes it and the server that reads
+ * it. Kept apart from the build so that loading bundles pulls in nothing of the build.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export const INDEX_FILE = 'index.json';
+export const BUNDLE_FILE = 'bundle.json';
+export const INDEX_FORMAT = 'facetform.index/v1';
+
+export interface IndexEntry {
+  repository: string;
+  vendor: string;
+  apiVersion: string;
+  release: string;
+  digest: string;
+  /** Relative to dist/. */
+  path: string;
+  collections: string[];
+}
+
+export interface DistIndex {
+  format: typeof INDEX_FORMAT;
+  /** Digest of the repositories' source files each bundle was last built from. */
+  sources: Record<string, string>;
+  bundles: IndexEntry[];
+}
+
+export function readIndex(distDir: string): DistIndex | undefined {
+  const file = path.join(distDir, INDEX_FILE);
+  if (!existsSync(file)) return undefined;
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as DistIndex;
+  } catch {
+    return undefined;
+  }
+}
