@@ -183,6 +183,43 @@ describe('lint', () => {
     ]);
   });
 
+  it('reports a $values schema that refers to definitions it does not have, without crashing', async () => {
+    const messages = errors(
+      await lintWith({ [`${SECTIONS}/data.json`]: '{\n  "facets": ["addon:data"],\n  "data": "{{ __SET_ID__.data }}",\n  "$values": {\n    "data": { "schema": { "$ref": "#/definitions/Nope" } }\n  }\n}\n' }),
+    );
+    expect(messages.map((m) => [m.line, m.message.slice(0, 30)])).toEqual([[5, '"schema" cannot be used: can\'t']]);
+  });
+
+  it('still checks the shape of examples when a section has an error', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/bad.json`]: '{\n  "facets": ["Bad"],\n  "x": 1\n}\n',
+        [`${EXAMPLES}/text.json`]: '"hello"\n',
+        [`${EXAMPLES}/values.json`]: '{\n  "values": 5\n}\n',
+      }),
+    );
+    expect(messages.map((m) => [path.basename(m.file), m.line, m.message])).toEqual([
+      ['text.json', 1, 'example is not an exec request: / the request body must be a JSON object with facets, values and globalvars'],
+      ['values.json', 2, 'example is not an exec request: /values must be an object mapping an input id to its input object'],
+      ['bad.json', 2, 'facet "Bad" is not "master" or "addon:<name>"'],
+    ]);
+  });
+
+  it('points at the right column in a string with escapes', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/escaped.json`]: '{\n  "facets": ["addon:e"],\n  "x": "\\u0041\\u0041\\n{{ __SET_ID__.x"\n}\n' }));
+    expect(message).toMatchObject({ line: 3, column: 23, message: 'malformed placeholder: placeholder opened with "{{" is not closed with "}}"' });
+  });
+
+  it('reports a member named twice in one object', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/twice.json`]: '{\n  "facets": ["addon:t"],\n  "spec": { "a": 1 },\n  "spec": { "b": 2 }\n}\n' }));
+    expect(message).toMatchObject({ line: 4, column: 3, message: 'member "spec" appears twice in one object; JSON keeps only the last' });
+  });
+
+  it('reports placeholder paths through prototype names', async () => {
+    const [message] = errors(await lintWith({ [`${SECTIONS}/proto-path.json`]: '{\n  "facets": ["addon:p"],\n  "x": "{{ __SET_ID__.spec.constructor }}"\n}\n' }));
+    expect(message).toMatchObject({ line: 3, message: 'placeholder path spec.constructor uses "constructor"' });
+  });
+
   it('reports every problem of every file in one run', async () => {
     const messages = errors(
       await lintWith({

@@ -5,7 +5,7 @@
  * kubernetes-models.
  */
 import { type Bundle, type BundleCollection, BUNDLE_FORMAT, sealBundle } from '../bundle/bundle.js';
-import { execute } from '../exec/execute.js';
+import { execute, requestShapeProblems } from '../exec/execute.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../lint/rules/declarations.js';
 import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
 import { contentOnly, lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
@@ -57,6 +57,9 @@ function lintStructure(repository: RepositorySource, contexts: CollectionContext
     // The first syntax error only: the ones after it are mostly its echoes.
     const [problem] = file.syntaxErrors;
     if (problem !== undefined) report.error(file, problem, problem.message, 'fix the JSON syntax at this position, then run lint again');
+    for (const duplicate of file.duplicateMembers()) {
+      report.error(file, duplicate.position, `member "${duplicate.name}" appears twice in one object; JSON keeps only the last`, 'merge the two into one member');
+    }
   }
   lintRepositoryDeclaration(repository, report);
   lintVariablesUnique(contexts, report);
@@ -80,6 +83,20 @@ function lintStructure(repository: RepositorySource, contexts: CollectionContext
 
 const compilable = (context: CollectionContext, report: LintReport): boolean =>
   context.declaration !== undefined && ![context.source.file, ...context.sections.map((s) => s.file)].some((file) => report.hasErrorsIn(file.path));
+
+/**
+ * Examples of a collection whose sections have errors cannot be rendered, but their own shape can
+ * still be checked, so that one run reports every problem.
+ */
+function lintExampleShapes(context: CollectionContext, report: LintReport): void {
+  for (const { file } of context.source.examples) {
+    if (file.value === undefined) continue;
+    const { $description: _description, ...request } = isPlainObject(file.value) ? (file.value as JsonObject) : { request: file.value };
+    for (const problem of requestShapeProblems(isPlainObject(file.value) ? request : file.value)) {
+      report.error(file, fromPointer(problem.pointer), `example is not an exec request: ${problem.pointer || '/'} ${problem.detail}`, 'write { "facets": [...], "values": {...}, "globalvars": {...} }');
+    }
+  }
+}
 
 /** Builds one collection of a bundle and checks its examples. */
 async function compileCollection(context: CollectionContext, kube: KubeTypes, report: LintReport): Promise<BundleCollection> {
@@ -110,10 +127,17 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
   }));
   const plan = new CollectionRenderPlan({ collection: declaration.name, variable: declaration.variable, sections: bundleSections });
   const validator = new InputValidator(generated.schema);
+  let examplesToCheck = context.source.examples;
+  try {
+    validator.compile();
+  } catch (error) {
+    report.error(context.source.file, [], `the generated input schema does not compile: ${(error as Error).message}`, 'check the $values refinements of this collection');
+    examplesToCheck = [];
+  }
 
   const examples: BundleCollection['examples'] = [];
   const rendered = new Set<number>();
-  for (const example of context.source.examples) {
+  for (const example of examplesToCheck) {
     const { file } = example;
     if (file.value === undefined) continue;
     if (!isPlainObject(file.value)) {
@@ -180,6 +204,7 @@ export async function compileRepositories(reposDir: string): Promise<CompileResu
     const collections: BundleCollection[] = [];
     for (const context of contexts) {
       if (compilable(context, report)) collections.push(await compileCollection(context, kube, report));
+      else lintExampleShapes(context, report);
     }
     if (allFiles(repository).some((file) => report.hasErrorsIn(file.path))) continue;
     const identity = repository.file.value as unknown as Bundle['repository'];

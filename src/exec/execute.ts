@@ -14,12 +14,6 @@ export interface Executable {
   validator: InputValidator;
 }
 
-export interface ExecRequest {
-  facets?: string[];
-  values: Record<string, unknown>;
-  globalvars?: Record<string, string>;
-}
-
 export interface ExecResult {
   manifest: JsonObject;
   /** JSON Pointers of input members the schema does not know. */
@@ -46,40 +40,52 @@ export function requestShapeProblems(body: unknown, prefix = ''): Problem[] {
 }
 
 export function execute(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecResult {
-  const shape = requestShapeProblems(body);
-  if (shape.length > 0) throw new RenderError('Invalid request', shape.sort((a, b) => comparePointers(a.pointer, b.pointer)));
-  const request = body as unknown as ExecRequest;
+  const problems = requestShapeProblems(body);
+  if (!isPlainObject(body)) throw new RenderError('Invalid request', problems);
+  const shapeIsWrong = problems.length > 0;
   const strict = options.strict === true;
-  const problems: Problem[] = [];
+  const { facets, values, globalvars } = body;
 
+  // Every check runs on whatever parts are well-formed, so one answer lists every problem.
   let selection: Selection | undefined;
   try {
-    selection = collection.plan.select(request.facets ?? []);
+    selection = collection.plan.select(Array.isArray(facets) ? facets : []);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     problems.push(...error.problems);
   }
 
-  const resolved = resolveVariable(collection.plan.variable, request.values, request.globalvars);
-  if ('pointer' in resolved) throw new RenderError('Invalid input values', [...problems, resolved]);
-
-  const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
-  problems.push(...check.problems);
-  if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
-
   let manifest: JsonObject | undefined;
-  if (selection !== undefined) {
-    try {
-      manifest = collection.plan.renderSelected(selection, resolved, strict);
-    } catch (error) {
-      if (!(error instanceof RenderError)) throw error;
-      // A path the schema already reported needs no second message.
-      const reported = new Set(problems.map((problem) => problem.pointer));
-      problems.push(...error.problems.filter((problem) => !reported.has(problem.pointer)));
+  let unknownMembers: string[] = [];
+  if (isPlainObject(values) && (globalvars === undefined || isPlainObject(globalvars))) {
+    const resolved = resolveVariable(collection.plan.variable, values, globalvars);
+    if ('pointer' in resolved) {
+      problems.push(resolved);
+    } else {
+      const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
+      problems.push(...check.problems);
+      unknownMembers = check.unknown;
+      if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
+      if (selection !== undefined) {
+        try {
+          manifest = collection.plan.renderSelected(selection, resolved, strict);
+        } catch (error) {
+          if (!(error instanceof RenderError)) throw error;
+          problems.push(...error.problems);
+        }
+      }
     }
   }
-  if (problems.length > 0 || manifest === undefined) throw new RenderError('Invalid input values', problems.sort((a, b) => comparePointers(a.pointer, b.pointer)));
-  return { manifest, unknownMembers: check.unknown };
+  if (problems.length > 0 || manifest === undefined) {
+    throw new RenderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', onePerPointer(problems));
+  }
+  return { manifest, unknownMembers };
+}
+
+/** One problem per pointer (the first: the schema's word before the render's), in body order. */
+function onePerPointer(problems: Problem[]): Problem[] {
+  const seen = new Set<string>();
+  return problems.filter((problem) => !seen.has(problem.pointer) && seen.add(problem.pointer)).sort((a, b) => comparePointers(a.pointer, b.pointer));
 }
 
 /** Orders problems as they appear in a body: by pointer, array indexes numerically. */

@@ -15,8 +15,10 @@ export function isFormat(value: unknown): value is Format {
 
 export function formatManifest(manifest: unknown, format: Format, options: { pretty?: boolean } = {}): string {
   if (format === 'yaml') {
-    // No anchors: a value used twice is written twice, as kubectl users expect to read it.
-    return toYaml(manifest, { aliasDuplicateObjects: false, lineWidth: 0 });
+    // YAML 1.1 rules for quoting: kubectl's parser reads unquoted yes, on, y, 0b101, 12:30 … as
+    // booleans and numbers, so such strings must be quoted. No anchors: a value used twice is
+    // written twice, as kubectl users expect to read it.
+    return toYaml(manifest, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 });
   }
   return options.pretty ? JSON.stringify(manifest, null, 2) + '\n' : JSON.stringify(manifest);
 }

@@ -49,7 +49,7 @@ export interface PlanSource {
 }
 
 export interface RenderRequest {
-  facets?: readonly string[] | undefined;
+  facets?: readonly unknown[] | undefined;
   values: unknown;
   globalvars?: unknown;
   /** Every placeholder of every included section is required. */
@@ -84,21 +84,22 @@ export class CollectionRenderPlan {
 
   /**
    * The sections a facet list includes, with their compiled render function; unknown facets are a
-   * 422 naming the known ones. Valid lists are remembered, so a repeated list costs one lookup.
+   * 422 naming the known ones. Entries that are not strings are left to the request-shape check.
+   * Valid lists are remembered, so a repeated list costs one lookup per facet.
    */
-  select(facets: readonly string[] = []): Selection {
+  select(facets: readonly unknown[] = []): Selection {
     // A trie over the facet list: one map lookup per facet, no key strings to build.
     let node: SelectionTrie | undefined = this.selectionTrie;
-    for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index]!);
+    for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index] as string);
     if (node?.selection !== undefined) return node.selection;
     const problems: Problem[] = [];
     facets.forEach((facet, index) => {
-      if (!this.facetSet.has(facet)) {
+      if (typeof facet === 'string' && !this.facetSet.has(facet)) {
         problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}; its facets are ${this.facets.join(', ')}` });
       }
     });
     if (problems.length > 0) throw new RenderError('Unknown facet', problems);
-    const requested = new Set(facets);
+    const requested = new Set(facets.filter((facet): facet is string => typeof facet === 'string'));
     const included: number[] = [];
     this.sections.forEach((section, index) => {
       if (section.facets.includes(MASTER_FACET) || section.facets.some((facet) => requested.has(facet))) included.push(index);
@@ -110,9 +111,10 @@ export class CollectionRenderPlan {
       remember(this.functions, includedKey, render);
     }
     const selection = { included, render };
-    if (this.selectionCount < CACHE_SIZE) {
+    // Only lists of distinct facets are remembered, so the trie stays as small as the facets allow.
+    if (this.selectionCount < CACHE_SIZE && requested.size === facets.length && facets.length <= this.facets.length) {
       let trie = this.selectionTrie;
-      for (const facet of facets) {
+      for (const facet of facets as string[]) {
         trie.next ??= new Map();
         let child = trie.next.get(facet);
         if (child === undefined) trie.next.set(facet, (child = {}));

@@ -67,7 +67,31 @@ export class SourceFile {
   locateInString(path: readonly (string | number)[], offset: number): Position {
     const node = this.tree === undefined ? undefined : findNodeAtLocation(this.tree, path.map((s) => (/^[0-9]+$/.test(String(s)) ? Number(s) : s)) as (string | number)[]);
     if (node === undefined || node.type !== 'string') return this.locate(path);
-    return this.position(node.offset + 1 + offset);
+    // Walk the raw string, counting each escape (\n, \u0041, …) as the one character it stands for.
+    let raw = node.offset + 1;
+    for (let parsed = 0; parsed < offset && raw < node.offset + node.length - 1; parsed++) {
+      raw += this.text[raw] !== '\\' ? 1 : this.text[raw + 1] === 'u' ? 6 : 2;
+    }
+    return this.position(raw);
+  }
+
+  /** Members named twice in one object: JSON.parse keeps only the last, so the first is silently lost. */
+  duplicateMembers(): Array<{ name: string; position: Position }> {
+    const found: Array<{ name: string; position: Position }> = [];
+    const visit = (node: Node | undefined): void => {
+      if (node === undefined) return;
+      if (node.type === 'object') {
+        const seen = new Set<string>();
+        for (const property of node.children ?? []) {
+          const name = String(property.children?.[0]?.value);
+          if (seen.has(name)) found.push({ name, position: this.position(property.offset) });
+          seen.add(name);
+        }
+      }
+      for (const child of node.children ?? []) visit(child);
+    };
+    visit(this.tree);
+    return found;
   }
 
   /**

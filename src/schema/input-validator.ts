@@ -16,7 +16,7 @@ let shared: Ajv | undefined;
 function ajv(): Ajv {
   if (shared === undefined) {
     // strict: false because generated Kubernetes schemas carry annotations ajv does not know.
-    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true });
+    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true });
     addFormats(shared);
   }
   return shared;

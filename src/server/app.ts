@@ -1,6 +1,6 @@
 /**
  * The Koa application: small middleware, each doing one thing, in this order:
- * request id → access log → errors → security headers → API key → routes.
+ * request id → access log → errors → security headers → API key → unknown methods → routes.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -9,6 +9,7 @@ import { apiKey } from './middleware/api-key.js';
 import { errors } from './middleware/errors.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
+import { unknownMethods } from './middleware/unknown-methods.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
 import { execRoutes } from './routes/exec.js';
@@ -19,7 +20,8 @@ export function createApp(state: ServerState): Koa {
   const app = new Koa({ proxy: false });
   // Errors are answered and logged by the errors middleware; Koa's own printer would log them twice.
   app.silent = true;
-  const router = new Router();
+  // Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route.
+  const router = new Router({ sensitive: true, strict: true });
   execRoutes(router, state);
   discoveryRoutes(router, state);
   docsRoutes(router, state);
@@ -30,6 +32,7 @@ export function createApp(state: ServerState): Koa {
   app.use(errors(state));
   app.use(securityHeaders());
   app.use(apiKey(state));
+  app.use(unknownMethods(router));
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

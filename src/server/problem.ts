@@ -16,6 +16,7 @@ export const PROBLEM_TYPES = {
   'unsupported-media-type': 'The request body is not application/json.',
   'invalid-values': 'The request is well-formed JSON but its facets, values or globalvars are wrong; errors[] lists every problem with a JSON Pointer.',
   'too-many-requests': 'The key has used its request budget; retry after Retry-After seconds.',
+  'client-error': 'The request could not be read as HTTP: its headers were too large or it took too long to arrive.',
   'internal-error': 'The server failed unexpectedly; quote the request id when reporting it.',
   'service-unavailable': 'The server is shutting down or not ready.',
 } as const;

@@ -4,6 +4,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
@@ -39,9 +40,29 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
   return state;
 }
 
+/**
+ * Requests Node's HTTP parser refuses before the app sees them (headers too large, malformed
+ * request lines, timeouts) also get a problem+json answer, then the connection closes.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || (error.code === 'ECONNRESET')) {
+    socket.destroy();
+    return;
+  }
+  const [status, reason, detail] =
+    error.code === 'HPE_HEADER_OVERFLOW'
+      ? [431, 'Request Header Fields Too Large', 'the request line or headers are too large']
+      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? [408, 'Request Timeout', 'the request was not received in time']
+        : [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify({ type: `/problems/${status === 400 ? 'bad-request' : 'client-error'}`, title: reason, status, detail });
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+}
+
 export async function startServer(state: ServerState, port: number, host: string): Promise<RunningServer> {
   const app = createApp(state);
   const server = createServer(app.callback());
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve());

@@ -29,11 +29,28 @@ describe('error answers', () => {
     expect((await problemOf(await post('['.repeat(500_000)))).status).toBe(400);
   });
 
+  it('400 for a body that is empty, not UTF-8, or holds a number too large to represent', async () => {
+    expect((await problemOf(await post('', { 'Content-Type': 'application/json; charset=utf-8' }))).detail).toBe('the body is not valid JSON: the body is empty');
+    const latin1 = Buffer.concat([Buffer.from('{"values":{"w":{"metadata":{"name":"'), Buffer.from([0xe9]), Buffer.from('"}}}}')]);
+    const notUtf8 = await server.request(SERVICE, { method: 'POST', body: latin1, headers: { 'Content-Type': 'application/json' } });
+    expect((await problemOf(notUtf8)).detail).toBe('the body is not valid UTF-8');
+    const huge = await post('{"facets":["addon:ports"],"values":{"w":{"metadata":{"name":"w"},"spec":{"ports":[{"port":1e400}]}}}}');
+    expect(await problemOf(huge)).toMatchObject({ status: 400, detail: 'the number at /values/w/spec/ports/0/port is too large to represent' });
+  });
+
   it('401 for a missing or wrong key, with the same answer', async () => {
     const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
     const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));
     expect(missing).toMatchObject({ type: '/problems/unauthorized', status: 401, detail: 'send a valid API key in the X-APIKEY header' });
     expect({ ...wrong, instance: undefined }).toEqual({ ...missing, instance: undefined });
+  });
+
+  it('asks for the key on every route but the public ones, whatever the letter case of the path', async () => {
+    for (const path of ['/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec', '/APIS/repos', '/no/such/route', '/healthz/']) {
+      const response = await server.request(path, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } }, headers: { 'X-APIKEY': '' } });
+      expect(response.status, path).toBe(401);
+    }
+    expect((await server.request('/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec', { method: 'POST', json: { values: {} } })).status).toBe(404);
   });
 
   it('404 naming what exists, for each part of the path', async () => {
@@ -59,6 +76,17 @@ describe('error answers', () => {
     }
   });
 
+  it('405 with the right Allow for methods the router does not know', async () => {
+    const response = await server.request(SERVICE, { method: 'PROPFIND' });
+    expect(response.headers.get('allow')).toBe('POST');
+    expect((await problemOf(response)).status).toBe(405);
+  });
+
+  it('431 as problem+json for headers too large for the HTTP parser', async () => {
+    const response = await server.request('/healthz?' + 'x'.repeat(20_000));
+    expect(await problemOf(response)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+  });
+
   it('413 for a body over 1 MiB, whether or not Content-Length announces it', async () => {
     const big = JSON.stringify({ values: { web: { metadata: { name: 'w' }, pad: 'x'.repeat(1024 * 1024) } } });
     expect(await problemOf(await post(big))).toMatchObject({ type: '/problems/payload-too-large', status: 413 });
@@ -82,6 +110,8 @@ describe('error answers', () => {
       expect(problem).toMatchObject({ type: '/problems/unsupported-media-type', status: 415, detail: `the body must be application/json, not ${type}` });
     }
     expect((await problemOf(await post('{"values":{}}', {}))).status).toBe(415);
+    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json; charset=utf-16' }))).detail).toBe('JSON must be UTF-8, not charset=utf-16');
+    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }))).detail).toBe('Content-Encoding gzip is not supported; send the body uncompressed');
     expect((await post(JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(200);
   });
 

@@ -66,6 +66,42 @@ describe('exec', () => {
     expect(response.headers.get('warning')).toBe('299 - "unknown field \\"/values/web/sp\\u00e9c\\u000a\\"x\\""');
   });
 
+  it('sends at most 20 Warning headers, with long pointers cut, however many unknown members there are', async () => {
+    const extra = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`${'k'.repeat(9000)}${index}`, 1]));
+    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'web' }, ...extra } } } });
+    expect(response.status).toBe(200);
+    const warnings = response.headers.get('warning')!.split(/, (?=299 )/);
+    expect(warnings).toHaveLength(21);
+    expect(warnings[20]).toBe('299 - "80 or more more unknown fields"');
+    expect(response.headers.get('warning')!.length).toBeLessThan(8000);
+  });
+
+  it('quotes strings in YAML that kubectl would read as booleans or numbers', async () => {
+    const data = { a: 'yes', b: 'on', c: 'y', d: '0b101', e: '12:30', f: 'NO', g: '1_000', h: '0777' };
+    const response = await server.request(execPath('config-and-storage-resources', 'configmap') + '?format=yaml', { method: 'POST', json: { facets: ['addon:data'], values: { c: { metadata: { name: 'c' }, data } } } });
+    const text = await response.text();
+    expect(parseYaml(text, { version: '1.1' }).data).toEqual(data);
+    expect(text).toContain('a: "yes"');
+  });
+
+  it('reports every problem at once, even with a request of the wrong shape', async () => {
+    const problem = await problemOf(
+      await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:spec', 'nope', 3], values: { w: { metadata: { name: 5 } } } } }),
+    );
+    expect(problem.title).toBe('Invalid request');
+    expect(problem.errors!.map((error) => error.pointer)).toEqual(['/facets/1', '/facets/2', '/values/w/metadata/name']);
+  });
+
+  it('serves facet lists with repeated entries without remembering each of them', async () => {
+    const facets = Array.from({ length: 20_000 }, () => 'addon:ports');
+    const before = process.memoryUsage().heapUsed;
+    for (let index = 0; index < 50; index++) {
+      const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: [...facets, `addon:${['type', 'spec'][index % 2]}`], values: { w: { metadata: { name: 'w' } } } } });
+      expect(response.status).toBe(200);
+    }
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
+  });
+
   it('with strict=true, refuses unknown members and requires every placeholder of the included sections', async () => {
     const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',

@@ -39,6 +39,12 @@ export function lintRefinements(section: SectionContext, report: LintReport): vo
         report.error(file, [...at, 'schema'], '"schema" must be a JSON Schema object', HINT);
       } else if (!metaValidator.validateSchema(refinement.schema)) {
         report.error(file, [...at, 'schema'], `"schema" is not a valid JSON Schema: ${metaValidator.errorsText(metaValidator.errors)}`, 'see https://json-schema.org/understanding-json-schema');
+      } else {
+        try {
+          metaValidator.compile(refinement.schema);
+        } catch (error) {
+          report.error(file, [...at, 'schema'], `"schema" cannot be used: ${(error as Error).message}`, 'a refinement stands alone: it cannot refer to definitions ($ref) of other schemas');
+        }
       }
     }
   }

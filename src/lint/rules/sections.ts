@@ -82,13 +82,17 @@ export function lintPlaceholders(context: CollectionContext, section: SectionCon
   for (const { at, error } of errors) {
     report.error(section.file, section.file.locateInString(at, error.offset), `malformed placeholder: ${error.message}`, error.hint);
   }
-  const variable = context.declaration?.variable;
+  const declared = context.declaration?.variable;
   // A malformed variable is reported on collection.json; comparing against it would only echo that.
-  if (typeof variable !== 'string' || !VARIABLE_PATTERN.test(variable)) return;
+  const variable = typeof declared === 'string' && VARIABLE_PATTERN.test(declared) ? declared : undefined;
   for (const site of placeholderSites(section.template)) {
     for (const expression of site.expressions) {
       for (const reference of expression.references) {
-        if (reference.variable !== variable) {
+        const forbidden = reference.path.find((segment) => FORBIDDEN_NAMES.has(segment));
+        if (forbidden !== undefined) {
+          report.error(section.file, site.at, `placeholder path ${reference.path.join('.')} uses "${forbidden}"`, 'rename the input member; these names would reach into JavaScript prototypes');
+        }
+        if (variable !== undefined && reference.variable !== variable) {
           report.error(
             section.file,
             site.at,

@@ -1,13 +1,24 @@
-/** X-APIKEY on every /apis/ route. A missing and a wrong key get the same answer. */
+/**
+ * X-APIKEY on every route but the few public ones (health, readiness, metrics, the API's own
+ * description). Deny by default: a route added later is protected unless named here. A missing
+ * and a wrong key get the same answer.
+ */
 import type { Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
 
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+const PUBLIC_PREFIXES = ['/problems/'];
+
+export function isPublic(path: string): boolean {
+  return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
+}
+
 export function apiKey(state: ServerState): Middleware {
   return async (ctx, next) => {
-    if (ctx.path.startsWith('/apis/') || ctx.path === '/apis') {
+    if (!isPublic(ctx.path)) {
       const presented = ctx.get(API_KEY_HEADER);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {

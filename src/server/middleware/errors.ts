@@ -41,8 +41,6 @@ export function errors(state: ServerState): Middleware {
         send(ctx, new HttpProblem(404, 'not-found', 'Not found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`));
       } else if (ctx.status === 405) {
         send(ctx, new HttpProblem(405, 'method-not-allowed', 'Method not allowed', `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`));
-      } else if (ctx.status === 501) {
-        send(ctx, new HttpProblem(405, 'method-not-allowed', 'Method not allowed', `method ${ctx.method} is not supported`, {}, { Allow: 'GET, HEAD, POST' }));
       }
     }
   };

@@ -4,7 +4,9 @@
  * raw text before parsing, so no deep structure is ever built.
  */
 import type { Middleware } from 'koa';
+import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
+import typeIs from 'type-is';
 import { HttpProblem } from '../problem.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -37,13 +39,43 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
+const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** The media type must be JSON, in UTF-8 (RFC 8259), not compressed. */
+function checkContentType(contentType: string, contentEncoding: string): void {
+  const unsupported = (detail: string) => new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail, {}, { Accept: 'application/json' });
+  if (contentType !== 'application/json') {
+    if (contentType === '' || typeIs.is(contentType, ['application/json']) === false) throw unsupported(`the body must be application/json, not ${contentType || 'without a Content-Type'}`);
+    const charset = parseContentType(contentType).parameters.charset?.toLowerCase();
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(`JSON must be UTF-8, not charset=${charset}`);
+  }
+  if (contentEncoding !== '' && contentEncoding.toLowerCase() !== 'identity') throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
+}
+
+/** JSON.parse turns numbers beyond float range into Infinity; say where instead of rendering null. */
+const HUGE_NUMBER = /[0-9][eE][+]?[0-9]{3}|[0-9]{309}/;
+function findNonFinite(value: unknown): string | undefined {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length > 0) {
+    const [node, pointer] = stack.pop()!;
+    if (typeof node === 'number' && !Number.isFinite(node)) return pointer || '/';
+    if (typeof node === 'object' && node !== null) {
+      for (const [key, child] of Object.entries(node)) stack.push([child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
+    }
+  }
+  return undefined;
+}
+
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
-    if (ctx.get('Content-Type') !== 'application/json' && !ctx.is('application/json')) {
-      const given = ctx.get('Content-Type') || 'no Content-Type';
-      throw new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', `the body must be application/json, not ${given}`, {}, { Accept: 'application/json' });
+    checkContentType(ctx.get('Content-Type'), ctx.get('Content-Encoding'));
+    const raw = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: ctx.get('Content-Length') || undefined });
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
     }
-    const text = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: ctx.get('Content-Length') || undefined, encoding: 'utf8' });
     if (nestsDeeperThan(text, MAX_NESTING)) {
       throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
     }
@@ -51,6 +83,10 @@ export function jsonBody(): Middleware {
       ctx.state.body = JSON.parse(text);
     } catch (error) {
       throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
+    }
+    if (HUGE_NUMBER.test(text)) {
+      const pointer = findNonFinite(ctx.state.body);
+      if (pointer !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', `the number at ${pointer} is too large to represent`);
     }
     await next();
   };

@@ -1,10 +1,11 @@
 /** Headers every API answer should carry: no MIME sniffing, and no caching of answers that depend on the key. */
 import type { Middleware } from 'koa';
+import { isPublic } from './api-key.js';
 
 export function securityHeaders(): Middleware {
   return async (ctx, next) => {
     ctx.set('X-Content-Type-Options', 'nosniff');
-    if (ctx.path.startsWith('/apis/')) ctx.set('Cache-Control', 'no-store');
+    if (!isPublic(ctx.path)) ctx.set('Cache-Control', 'no-store');
     await next();
   };
 }

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { execute } from '../../exec/execute.js';
 import { formatManifest, FORMATS, isFormat, MEDIA_TYPES } from '../../manifest/format.js';
 import { RenderError } from '../../render/render-error.js';
+import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
@@ -15,6 +16,20 @@ export const EXEC_PATH = `${COLLECTION_PATH}/exec`;
 export function warningHeader(text: string): string {
   const quoted = text.replace(/[\\"]/g, (c) => '\\' + c).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   return `299 - "${quoted}"`;
+}
+
+/** Warning headers per answer, and characters per pointer in one: headers must stay small. */
+const MAX_WARNINGS = 20;
+const MAX_POINTER_LENGTH = 200;
+
+export function unknownFieldWarnings(pointers: string[]): string[] {
+  const shown = pointers.slice(0, MAX_WARNINGS).map((pointer) => {
+    const text = pointer.length > MAX_POINTER_LENGTH ? `${pointer.slice(0, MAX_POINTER_LENGTH)}…` : pointer;
+    return warningHeader(`unknown field "${text}"`);
+  });
+  const more = pointers.length - shown.length;
+  if (more > 0) shown.push(warningHeader(`${more}${pointers.length >= UNKNOWN_MEMBER_LIMIT ? ' or more' : ''} more unknown fields`));
+  return shown;
 }
 
 function booleanParam(value: string | undefined, name: string): boolean {
@@ -42,7 +57,7 @@ export function execRoutes(router: Router, state: ServerState): void {
       stopTimer();
     }
     setBundleHeaders(ctx, found.bundle);
-    if (result.unknownMembers.length > 0) ctx.set('Warning', result.unknownMembers.map((pointer) => warningHeader(`unknown field "${pointer}"`)));
+    if (result.unknownMembers.length > 0) ctx.set('Warning', unknownFieldWarnings(result.unknownMembers));
     ctx.type = MEDIA_TYPES[format];
     ctx.body = formatManifest(result.manifest, format);
   });
