@@ -3,7 +3,7 @@
  * and compared with every known hash using crypto.timingSafeEqual, without stopping at a match, so
  * the time taken says nothing about which keys exist.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
 export interface KeyEntry {
@@ -14,7 +14,8 @@ export interface KeyEntry {
 const KEY_LINE = /^([A-Za-z0-9][A-Za-z0-9._-]*)\s+sha256:([0-9a-f]{64})$/;
 
 export function hashKey(key: string): Buffer {
-  return createHash('sha256').update(key, 'utf8').digest();
+  // The one-shot hash where Node has it (20.12+): it costs a third of a Hash object per request.
+  return typeof hash === 'function' ? hash('sha256', key, 'buffer') : createHash('sha256').update(key, 'utf8').digest();
 }
 
 export function newKey(): string {

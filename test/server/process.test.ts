@@ -51,7 +51,8 @@ describe('facetform serve', () => {
     expect(running.url).toBe(`http://127.0.0.1:${port}`);
     expect(running.stderr()).not.toContain('No API key is configured');
     expect((await exec(running.url, 'k-two-secret')).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Log lines are written in batches, at least every 250 ms.
+    for (let waited = 0; !running.stdout().includes('"msg":"request"') && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = running.stdout().trim().split('\n').map((line) => JSON.parse(line));
     expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', status: 200, key: 'key-2', route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec' });
     expect(running.stdout()).not.toContain('k-two-secret');

@@ -4,6 +4,7 @@
  * raw text before parsing, so no deep structure is ever built.
  */
 import type { Middleware } from 'koa';
+import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
@@ -39,8 +40,6 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   return false;
 }
 
-const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
-
 /** The media type must be JSON, in UTF-8 (RFC 8259), not compressed. */
 function checkContentType(contentType: string, contentEncoding: string): void {
   const unsupported = (detail: string) => new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail, {}, { Accept: 'application/json' });
@@ -68,14 +67,12 @@ function findNonFinite(value: unknown): string | undefined {
 
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
-    checkContentType(ctx.get('Content-Type'), ctx.get('Content-Encoding'));
-    const raw = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: ctx.get('Content-Length') || undefined });
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
-    }
+    const headers = ctx.req.headers;
+    checkContentType(headers['content-type'] ?? '', headers['content-encoding'] ?? '');
+    const raw = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: headers['content-length'] });
+    if (!isUtf8(raw)) throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
+    // A byte order mark is not part of the JSON text (RFC 8259 §8.1).
+    const text = raw.toString('utf8', raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0);
     if (nestsDeeperThan(text, MAX_NESTING)) {
       throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
     }

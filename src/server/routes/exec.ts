@@ -18,6 +18,8 @@ export function warningHeader(text: string): string {
   return `299 - "${quoted}"`;
 }
 
+const CONTENT_TYPES = { json: `${MEDIA_TYPES.json}; charset=utf-8`, yaml: MEDIA_TYPES.yaml } as const;
+
 /** Warning headers per answer, and characters per pointer in one: headers must stay small. */
 const MAX_WARNINGS = 20;
 const MAX_POINTER_LENGTH = 200;
@@ -45,7 +47,7 @@ export function execRoutes(router: Router, state: ServerState): void {
     if (!isFormat(format)) throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, { allowed: FORMATS });
     const strict = booleanParam(queryParam(ctx, 'strict'), 'strict');
 
-    const stopTimer = state.metrics.renderDuration.startTimer({ collection: found.collection.name });
+    const started = process.hrtime.bigint();
     let result;
     try {
       result = execute(found, ctx.state.body, { strict });
@@ -54,11 +56,12 @@ export function execRoutes(router: Router, state: ServerState): void {
       const count = error.problems.length;
       throw new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors: error.problems });
     } finally {
-      stopTimer();
+      state.metrics.observeRender(found.collection.name, Number(process.hrtime.bigint() - started) / 1e9);
     }
     setBundleHeaders(ctx, found.bundle);
     if (result.unknownMembers.length > 0) ctx.set('Warning', unknownFieldWarnings(result.unknownMembers));
-    ctx.type = MEDIA_TYPES[format];
+    // The full Content-Type, so that Koa need not look the media type up for every answer.
+    ctx.set('Content-Type', CONTENT_TYPES[format]);
     ctx.body = formatManifest(result.manifest, format);
   });
 }
