@@ -5,6 +5,7 @@ import { BundleLoadError } from '../bundle/load.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
+import { reload } from '../server/reload.js';
 import { createState, startServer } from '../server/server.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -55,10 +56,10 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     throw error;
   }
   const keys = loadKeys(config, io);
-  const state = createState(registry, keys, logger);
+  const state = createState(registry, keys, logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits });
   let running;
   try {
-    running = await startServer(state, config.port, config.host);
+    running = await startServer(state, config.port, config.host, config.timeouts);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -69,6 +70,11 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   const collections = registry.bundles.reduce((count, loaded) => count + loaded.collections.size, 0);
   logger.info({ url: running.url, bundles: registry.bundles.length, collections }, 'listening');
   io.err(`facetform serving ${registry.bundles.length} bundles (${collections} collections) on ${running.url}\n`);
+
+  process.on('SIGHUP', () => {
+    logger.info('SIGHUP: reloading API keys and bundles');
+    reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: config.apiKeys });
+  });
 
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));

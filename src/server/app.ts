@@ -1,12 +1,14 @@
 /**
  * The Koa application: small middleware, each doing one thing, in this order:
- * request id → access log → errors → security headers → API key → unknown methods → routes.
+ * request id → access log → errors → security headers → API key → rate limit → unknown methods →
+ * routes.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
 import { accessLog } from './middleware/access-log.js';
 import { apiKey } from './middleware/api-key.js';
 import { errors } from './middleware/errors.js';
+import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { unknownMethods } from './middleware/unknown-methods.js';
@@ -32,6 +34,7 @@ export function createApp(state: ServerState): Koa {
   app.use(errors(state));
   app.use(securityHeaders());
   app.use(apiKey(state));
+  app.use(rateLimit(state));
   app.use(unknownMethods(router));
   app.use(router.routes());
   app.use(router.allowedMethods());

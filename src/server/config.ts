@@ -19,6 +19,35 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Milliseconds in-flight requests get to finish after SIGTERM. */
   shutdownTimeoutMs: number;
+  /** Requests per key: a token bucket of `limit` tokens refilled over `periodMs`. */
+  rateLimit: RateLimit;
+  /** Shares rate limits between replicas when set. */
+  redisUrl: string | undefined;
+  limits: RequestLimits;
+  timeouts: ServerTimeouts;
+}
+
+export interface RateLimit {
+  limit: number;
+  periodMs: number;
+  /** As configured, e.g. "600/min". */
+  text: string;
+}
+
+export interface RequestLimits {
+  /** Entries of `values` in one request. */
+  maxValuesEntries: number;
+  /** Characters of any one string (member names too) in a request body. */
+  maxStringLength: number;
+}
+
+export interface ServerTimeouts {
+  /** Time to receive a request's headers. */
+  headersMs: number;
+  /** Time to receive a whole request. */
+  requestMs: number;
+  /** How long an idle keep-alive connection stays open. */
+  keepAliveMs: number;
 }
 
 export class ConfigError extends Error {
@@ -33,7 +62,24 @@ export const CONFIG_DEFAULTS = {
   HOST: '0.0.0.0',
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '10000',
+  RATE_LIMIT: '600/min',
+  MAX_VALUES_ENTRIES: '100',
+  MAX_STRING_LENGTH: '65536',
+  HEADERS_TIMEOUT_MS: '10000',
+  REQUEST_TIMEOUT_MS: '30000',
+  KEEP_ALIVE_TIMEOUT_MS: '5000',
 };
+
+const PERIODS: Record<string, number> = { s: 1000, sec: 1000, second: 1000, m: 60_000, min: 60_000, minute: 60_000, h: 3_600_000, hour: 3_600_000 };
+
+export function parseRateLimit(text: string): RateLimit {
+  const match = /^(\d+)\s*\/\s*([a-z]+)$/.exec(text.trim());
+  const periodMs = match ? PERIODS[match[2]!] : undefined;
+  if (!match || periodMs === undefined || Number(match[1]) < 1 || Number(match[1]) > 1_000_000_000) {
+    throw new ConfigError('RATE_LIMIT', `"${text}" is not of the form N/sec, N/min or N/hour with N from 1, e.g. 600/min`);
+  }
+  return { limit: Number(match[1]), periodMs, text: text.trim() };
+}
 
 function integer(env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_DEFAULTS, min: number, max: number): number {
   const text = env[name] ?? CONFIG_DEFAULTS[name];
@@ -55,7 +101,16 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   }
   const apiKeysFile = env.API_KEYS_FILE || undefined;
   if (apiKeysFile !== undefined && !existsSync(apiKeysFile)) throw new ConfigError('API_KEYS_FILE', `file ${apiKeysFile} does not exist`);
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', `"${redisUrl}" is not a redis:// or rediss:// URL`);
+  const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 100, 600_000);
+  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 100, 600_000);
+  if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `${headersMs} is longer than REQUEST_TIMEOUT_MS (${requestMs})`);
   return {
+    rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
+    redisUrl,
+    limits: { maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000), maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024) },
+    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000) },
     port: integer(env, 'PORT', 0, 65535),
     host,
     bundlesDir,

@@ -12,6 +12,8 @@ import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
+import { CONFIG_DEFAULTS, parseRateLimit, type RateLimit, type RequestLimits, type ServerTimeouts } from './config.js';
+import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { ServerState } from './state.js';
 
 const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -24,12 +26,20 @@ export interface RunningServer {
   close(timeoutMs?: number): Promise<void>;
 }
 
-export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger): ServerState {
+export interface StateOptions {
+  rateLimit?: RateLimit;
+  redisUrl?: string | undefined;
+  limits?: RequestLimits;
+}
+
+export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger, options: StateOptions = {}): ServerState {
   let document: { registry: BundleRegistry; text: string } | undefined;
   const state: ServerState = {
     registry,
     keys,
     logger,
+    rateLimiter: new RateLimiter(options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT), logger, options.redisUrl),
+    limits: options.limits ?? { maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES), maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH) },
     metrics: createMetrics(),
     ready: true,
     openapi() {
@@ -59,9 +69,16 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
-export async function startServer(state: ServerState, port: number, host: string): Promise<RunningServer> {
+export const DEFAULT_TIMEOUTS: ServerTimeouts = {
+  headersMs: Number(CONFIG_DEFAULTS.HEADERS_TIMEOUT_MS),
+  requestMs: Number(CONFIG_DEFAULTS.REQUEST_TIMEOUT_MS),
+  keepAliveMs: Number(CONFIG_DEFAULTS.KEEP_ALIVE_TIMEOUT_MS),
+};
+
+export async function startServer(state: ServerState, port: number, host: string, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Promise<RunningServer> {
   const app = createApp(state);
-  const server = createServer(app.callback());
+  // A slow client cannot hold a connection: headers, the whole request and idle keep-alive are timed.
+  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) }, app.callback());
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -85,7 +102,7 @@ export async function startServer(state: ServerState, port: number, host: string
         server.close(() => {
           clearTimeout(force);
           clearInterval(sweep);
-          resolve();
+          void state.rateLimiter.close().then(resolve);
         });
         server.closeIdleConnections();
       });

@@ -2,13 +2,17 @@
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
 import type { ApiKeys } from './api-keys.js';
+import type { RequestLimits } from './config.js';
 import type { Metrics } from './metrics.js';
+import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export interface ServerState {
   /** Replaced as a whole when bundles are reloaded; a request keeps the one it started with. */
   registry: BundleRegistry;
   keys: ApiKeys;
   logger: Logger;
+  rateLimiter: RateLimiter;
+  limits: RequestLimits;
   metrics: Metrics;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;

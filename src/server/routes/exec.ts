@@ -5,6 +5,7 @@ import { formatManifest, FORMATS, isFormat, MEDIA_TYPES } from '../../manifest/f
 import { RenderError } from '../../render/render-error.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { requestLimits } from '../middleware/request-limits.js';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { findCollection, queryParam, setBundleHeaders } from './lookup.js';
@@ -41,7 +42,7 @@ function booleanParam(value: string | undefined, name: string): boolean {
 }
 
 export function execRoutes(router: Router, state: ServerState): void {
-  router.post(EXEC_PATH, jsonBody(), async (ctx) => {
+  router.post(EXEC_PATH, jsonBody(), requestLimits(state.limits), async (ctx) => {
     const found = findCollection(state, ctx);
     const format = queryParam(ctx, 'format') ?? 'json';
     if (!isFormat(format)) throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, { allowed: FORMATS });

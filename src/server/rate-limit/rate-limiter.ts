@@ -1,0 +1,63 @@
+/**
+ * The rate limiter the server uses: local buckets, or Redis buckets shared by every replica when
+ * REDIS_URL is set. When Redis is out of reach, requests are still limited, by this process's own
+ * buckets; the outage is logged once, and so is the return.
+ */
+import type { Logger } from 'pino';
+import type { RateLimit } from '../config.js';
+import { RedisBuckets } from './redis-buckets.js';
+import { type Decision, LocalBuckets } from './token-bucket.js';
+
+export class RateLimiter {
+  private readonly local: LocalBuckets;
+  private readonly redis: RedisBuckets | undefined;
+  private redisDown = false;
+
+  constructor(
+    readonly rate: RateLimit,
+    private readonly logger: Logger,
+    redisUrl?: string,
+  ) {
+    this.local = new LocalBuckets(rate);
+    if (redisUrl !== undefined) {
+      this.redis = new RedisBuckets(redisUrl, rate);
+      // ioredis reports every failed reconnect; only the changes of state are worth a line.
+      this.redis.client.on('error', () => this.markDown());
+      this.redis.client.on('ready', () => this.markUp());
+    }
+  }
+
+  get shared(): boolean {
+    return this.redis?.ready === true;
+  }
+
+  async take(key: string): Promise<Decision> {
+    if (this.redis !== undefined && this.redis.ready) {
+      try {
+        return await this.redis.take(key);
+      } catch {
+        this.markDown();
+      }
+    }
+    return this.local.take(key);
+  }
+
+  async close(): Promise<void> {
+    await this.redis?.close();
+  }
+
+  private markDown(): void {
+    if (this.redisDown) return;
+    this.redisDown = true;
+    this.logger.warn({ rateLimit: this.rate.text }, 'rate limits: Redis is out of reach; each process limits on its own until it is back');
+  }
+
+  private markUp(): void {
+    if (!this.redisDown) {
+      this.logger.info('rate limits: shared through Redis');
+      return;
+    }
+    this.redisDown = false;
+    this.logger.info('rate limits: Redis is back; limits are shared again');
+  }
+}

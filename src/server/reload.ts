@@ -1,0 +1,47 @@
+/**
+ * Reload without restart (SIGHUP): API_KEYS_FILE and the bundles are read again. Whatever fails to
+ * load is logged and the server goes on with what it had; requests in flight finish on the bundles
+ * they started with.
+ */
+import { BundleLoadError } from '../bundle/load.js';
+import { ApiKeys, KeyFileError } from './api-keys.js';
+import { loadRegistry } from './bundles.js';
+import type { ServerState } from './state.js';
+
+export interface ReloadSources {
+  distDir: string;
+  apiKeysFile?: string | undefined;
+  /** Keys from API_KEYS, which a reload keeps. */
+  plainKeys?: string[] | undefined;
+}
+
+export interface ReloadOutcome {
+  keys: 'reloaded' | 'kept' | 'unchanged';
+  bundles: 'reloaded' | 'kept';
+}
+
+export function reload(state: ServerState, sources: ReloadSources): ReloadOutcome {
+  const outcome: ReloadOutcome = { keys: 'unchanged', bundles: 'kept' };
+  if (sources.apiKeysFile !== undefined) {
+    try {
+      let keys = ApiKeys.fromFile(sources.apiKeysFile);
+      if (sources.plainKeys !== undefined) keys = keys.add(ApiKeys.fromPlainKeys(sources.plainKeys));
+      state.keys.replace(keys);
+      outcome.keys = 'reloaded';
+      state.logger.info({ keys: state.keys.size }, 'reload: API keys read again');
+    } catch (error) {
+      outcome.keys = 'kept';
+      state.logger.error({ err: error instanceof KeyFileError ? { message: error.message } : error }, 'reload: API_KEYS_FILE could not be read; the previous keys stay valid');
+    }
+  }
+  try {
+    const registry = loadRegistry(sources.distDir);
+    state.registry = registry;
+    outcome.bundles = 'reloaded';
+    state.logger.info({ bundles: registry.bundles.map((loaded) => `${loaded.bundle.repository.name}/${loaded.bundle.repository.apiVersion}/${loaded.bundle.repository.release}`) }, 'reload: bundles loaded');
+  } catch (error) {
+    if (!(error instanceof BundleLoadError)) throw error;
+    state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
+  }
+  return outcome;
+}
