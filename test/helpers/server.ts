@@ -4,7 +4,8 @@ import { pino } from 'pino';
 import { loadBundles } from '../../src/bundle/load.js';
 import { BundleRegistry } from '../../src/bundle/registry.js';
 import { ApiKeys } from '../../src/server/api-keys.js';
-import { createState, startServer, type RunningServer } from '../../src/server/server.js';
+import { parseRateLimit, type ServerTimeouts } from '../../src/server/config.js';
+import { createState, startServer, type RunningServer, type StateOptions } from '../../src/server/server.js';
 import { buildInto } from './build.js';
 import { SHIPPED_REPOS } from './repos.js';
 
@@ -25,7 +26,7 @@ export interface TestServer extends RunningServer {
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export async function startTestServer(options: { keys?: ApiKeys; dist?: string } = {}): Promise<TestServer> {
+export async function startTestServer(options: { keys?: ApiKeys; dist?: string; state?: StateOptions; timeouts?: ServerTimeouts } = {}): Promise<TestServer> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {
@@ -35,8 +36,8 @@ export async function startTestServer(options: { keys?: ApiKeys; dist?: string }
   });
   const logger = pino({ level: 'info' }, sink);
   const registry = new BundleRegistry(loadBundles(options.dist ?? (await shippedBundles())));
-  const state = createState(registry, options.keys ?? ApiKeys.fromPlainKeys([KEY]), logger);
-  const running = await startServer(state, 0, '127.0.0.1');
+  const state = createState(registry, options.keys ?? ApiKeys.fromPlainKeys([KEY]), logger, { rateLimit: parseRateLimit('100000/s'), ...options.state });
+  const running = await startServer(state, 0, '127.0.0.1', options.timeouts);
   return {
     ...running,
     logs,

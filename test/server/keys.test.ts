@@ -23,6 +23,15 @@ describe('API keys', () => {
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'right-key-1234' } })).status).toBe(200);
   });
 
+  it('refuses an empty, a 10 KB and a near-miss key the same way', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
+    for (const key of ['', ' ', 'k'.repeat(10 * 1024), 'right-key-123', 'right-key-12345', 'RIGHT-KEY-1234']) {
+      const response = await server.request(DISCOVERY, { headers: { 'X-APIKEY': key } });
+      expect(response.status).toBe(401);
+      expect((await problemOf(response)).detail).toBe('send a valid API key in the X-APIKEY header');
+    }
+  });
+
   it('accepts the header in any letter case', async () => {
     server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
     expect((await server.request(DISCOVERY, { headers: { 'x-apikey': 'right-key-1234' } })).status).toBe(200);

@@ -1,9 +1,10 @@
 /** The server process: configuration, first-run key, start-up build, logs and graceful shutdown. */
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { keyFileEntry } from '../../src/server/api-keys.js';
 import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
 import { failedStart, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { repoCopy, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
@@ -23,6 +24,14 @@ afterEach(async () => {
 });
 
 const SEED = { facets: ['addon:ports'], values: { web: { metadata: { name: 'web' }, spec: { ports: [{ port: 80 }] } } } };
+/** Sends SIGHUP and waits until the log has `count` lines with `text`. */
+async function hangUp(server: ServerProcess, text: string, count: number): Promise<void> {
+  server.child.kill('SIGHUP');
+  const lines = () => server.stdout().split('\n').filter((line) => line.includes(text)).length;
+  for (let waited = 0; lines() < count && waited < 5000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(lines()).toBe(count);
+}
+
 const exec = (url: string, key: string) =>
   fetch(url + execPath('service-resources', 'service'), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': key }, body: JSON.stringify(SEED) });
 
@@ -83,6 +92,36 @@ describe('facetform serve', () => {
     }
   });
 
+  it('on SIGTERM under load completes every request it accepted', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'load-key-12345', RATE_LIMIT: '1000000/s' });
+    const url = running.url;
+    let stop = false;
+    const outcomes: Array<number | string> = [];
+    const worker = async () => {
+      while (!stop) {
+        try {
+          outcomes.push((await exec(url, 'load-key-12345')).status);
+        } catch (error) {
+          // Refused connections after the server closed are not accepted requests.
+          outcomes.push(String(((error as Error).cause as NodeJS.ErrnoException | undefined)?.code ?? error));
+          return;
+        }
+      }
+    };
+    const workers = Array.from({ length: 20 }, worker);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    running.child.kill('SIGTERM');
+    const code = await running.exited;
+    stop = true;
+    await Promise.all(workers);
+    expect(code).toBe(0);
+    const statuses = outcomes.filter((outcome) => typeof outcome === 'number');
+    expect(statuses.length).toBeGreaterThan(50);
+    expect(statuses.every((status) => status === 200)).toBe(true);
+    // Every failure is a connection the server never accepted.
+    expect(outcomes.filter((outcome) => typeof outcome === 'string').every((outcome) => outcome === 'ECONNREFUSED' || outcome === 'ECONNRESET' || outcome === 'UND_ERR_SOCKET')).toBe(true);
+  });
+
   it('on SIGTERM stops accepting, lets an in-flight request finish, and exits 0', async () => {
     running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'shutdown-key-1' });
     const url = new URL(running.url + execPath('service-resources', 'service'));
@@ -111,6 +150,39 @@ describe('facetform serve', () => {
     expect(JSON.parse(text).kind).toBe('Service');
     expect(await running.exited).toBe(0);
     expect(running.stdout()).toContain('"msg":"stopped"');
+  });
+});
+
+describe('reload on SIGHUP', () => {
+  it('rotates keys from API_KEYS_FILE: two valid at once, then the old one removed', async () => {
+    const file = path.join(tempDir(), 'keys');
+    writeFileSync(file, keyFileEntry('old', 'old-key-11111') + '\n');
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS_FILE: file });
+    expect((await exec(running.url, 'old-key-11111')).status).toBe(200);
+    expect((await exec(running.url, 'new-key-22222')).status).toBe(401);
+    writeFileSync(file, `${keyFileEntry('old', 'old-key-11111')}\n${keyFileEntry('new', 'new-key-22222')}\n`);
+    await hangUp(running, 'reload: API keys read again', 1);
+    expect((await exec(running.url, 'old-key-11111')).status).toBe(200);
+    expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+    writeFileSync(file, keyFileEntry('new', 'new-key-22222') + '\n');
+    await hangUp(running, 'reload: API keys read again', 2);
+    expect((await exec(running.url, 'old-key-11111')).status).toBe(401);
+    expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+    writeFileSync(file, 'this is not a key line\n');
+    await hangUp(running, 'API_KEYS_FILE could not be read', 1);
+    expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+  });
+
+  it('keeps serving the old bundles when a new one is corrupt, and logs the file', async () => {
+    const copy = tempDir();
+    cpSync(dist, copy, { recursive: true });
+    running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: 'reload-key-1' });
+    const file = path.join(copy, 'service-resources/v1/1.0.0/bundle.json');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('"Service"', '"Servic"'));
+    await hangUp(running, 'a bundle failed to load', 1);
+    expect((await exec(running.url, 'reload-key-1')).status).toBe(200);
+    const line = running.stdout().split('\n').find((entry) => entry.includes('a bundle failed to load'))!;
+    expect(JSON.parse(line)).toMatchObject({ level: 50, file, reason: expect.stringContaining('content does not match its digest') });
   });
 });
 
