@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { globSync } from 'glob';
 import { rssOf, sleep, spawnUntilUrl, type Spawned } from './measure.js';
 
 export const BENCH_KEY = 'bench-key-0123456789';
@@ -16,6 +17,8 @@ export interface LoadFigures {
   non2xx: number;
   errors: number;
   total: number;
+  /** Answers by HTTP status. */
+  statuses: Record<number, number>;
 }
 
 export interface Target {
@@ -31,17 +34,12 @@ function seedTarget(repository: string, collection: string): Target {
 
 export const serviceSeed = (): Target => seedTarget('service-resources', 'service');
 
-/** The seed example of each of the seven collections. */
+/** The seed example of every shipped collection. */
 export function allSeeds(): Target[] {
-  return [
-    ['service-resources', 'service'],
-    ['service-resources', 'ingress'],
-    ['service-resources', 'endpoints'],
-    ['config-and-storage-resources', 'storageclass'],
-    ['config-and-storage-resources', 'persistent-volume-claim'],
-    ['config-and-storage-resources', 'configmap'],
-    ['extend-resources', 'customresourcedefinition'],
-  ].map(([repository, collection]) => seedTarget(repository!, collection!));
+  return globSync('*/*/examples/seed.json', { cwd: path.join(ROOT, 'repos'), posix: true })
+    .sort()
+    .map((file) => file.split('/') as [string, string])
+    .map(([repository, collection]) => seedTarget(repository, collection));
 }
 
 export function startOurs(dist: string, extraEnv: Record<string, string> = {}): Promise<Spawned> {
@@ -55,6 +53,7 @@ export function startBare(manifest: string): Promise<Spawned> {
 
 export async function load(url: string, targets: Target[], seconds: number, connections = 50): Promise<LoadFigures> {
   let next = 0;
+  const statuses: Record<number, number> = {};
   const result = await autocannon({
     url,
     connections,
@@ -67,10 +66,11 @@ export async function load(url: string, targets: Target[], seconds: number, conn
           const target = targets[next++ % targets.length]!;
           return { ...request, path: target.path, body: target.body };
         },
+        onResponse: (status) => void (statuses[status] = (statuses[status] ?? 0) + 1),
       },
     ],
   });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total };
+  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total, statuses };
 }
 
 export async function execVersusBare(dist: string, options: { seconds: number; warmupSeconds: number; rounds: number }): Promise<{ ours: LoadFigures; bare: LoadFigures }> {
@@ -98,6 +98,7 @@ export async function execVersusBare(dist: string, options: { seconds: number; w
     non2xx: runs.reduce((sum, run) => sum + run.non2xx, 0),
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     total: runs.reduce((sum, run) => sum + run.total, 0),
+    statuses: {},
   });
   return { ours: mean(ours), bare: mean(bare) };
 }

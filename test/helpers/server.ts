@@ -54,7 +54,7 @@ export async function startTestServer(options: { keys?: ApiKeys; dist?: string; 
 /** Reads a problem+json answer and checks its RFC 9457 members. */
 export async function problemOf(response: Response): Promise<{ type: string; title: string; status: number; detail: string; errors?: Array<{ pointer: string; detail: string }>; [k: string]: unknown }> {
   if (response.headers.get('content-type') !== 'application/problem+json') throw new Error(`not problem+json: ${response.status} ${response.headers.get('content-type')}`);
-  const body = await response.json();
+  const body = (await response.json()) as any;
   for (const member of ['type', 'title', 'status', 'detail']) if (!(member in body)) throw new Error(`problem lacks ${member}`);
   if (body.status !== response.status) throw new Error('problem status differs from the HTTP status');
   return body;

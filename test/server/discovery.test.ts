@@ -12,8 +12,8 @@ afterAll(() => server.close());
 
 describe('discovery', () => {
   it('lists vendors, and the repositories of a vendor with their API versions and releases', async () => {
-    expect(await (await server.request('/apis/repos')).json()).toEqual({ vendors: [{ name: 'facetform', href: BASE }] });
-    const body = await (await server.request(BASE)).json();
+    expect((await (await server.request('/apis/repos')).json()) as any).toEqual({ vendors: [{ name: 'facetform', href: BASE }] });
+    const body = (await (await server.request(BASE)).json()) as any;
     expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
     expect(body.repositories[2].apiVersions).toEqual([{ apiVersion: 'v1', latest: '1.0.0', releases: ['1.0.0'], href: `${BASE}/service-resources/v1/resources/collections` }]);
     expect((await problemOf(await server.request('/apis/repos/acme'))).detail).toBe('no vendor "acme"; known: facetform');
@@ -22,7 +22,7 @@ describe('discovery', () => {
   it('lists the collections of a repository with their facets', async () => {
     const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
     expect(response.headers.get('x-facetform-release')).toBe('1.0.0');
-    const body = await response.json();
+    const body = (await response.json()) as any;
     expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0.0' });
     const service = body.collections.find((c: { name: string }) => c.name === 'service');
     expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
@@ -30,7 +30,7 @@ describe('discovery', () => {
   });
 
   it('describes one collection: sections with facets and descriptions, and examples', async () => {
-    const body = await (await server.request(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass`)).json();
+    const body = (await (await server.request(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass`)).json()) as any;
     expect(body).toMatchObject({ name: 'storageclass', variable: '__SC_ID__', kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1' });
     expect(body.sections[0]).toMatchObject({ name: 'core', facets: ['master'] });
     expect(body.sections.every((section: { description: string }) => section.description.length > 10)).toBe(true);
@@ -41,7 +41,7 @@ describe('discovery', () => {
   it('serves the input JSON Schema of a collection', async () => {
     const response = await server.request(`${BASE}/service-resources/v1/resources/collections/service/schema`);
     expect(response.headers.get('content-type')).toBe('application/schema+json');
-    const schema = await response.json();
+    const schema = (await response.json()) as any;
     expect(schema.title).toBe('ServiceValues');
     expect(schema.required).toEqual(['metadata']);
   });
@@ -50,7 +50,7 @@ describe('discovery', () => {
 describe('OpenAPI document', () => {
   let document: any;
   beforeAll(async () => {
-    document = await (await server.request('/openapi.json', { headers: { 'X-APIKEY': '' } })).json();
+    document = (await (await server.request('/openapi.json', { headers: { 'X-APIKEY': '' } })).json()) as any;
   });
 
   it('is valid OpenAPI 3.1', async () => {
@@ -88,8 +88,8 @@ describe('OpenAPI document', () => {
 
 describe('operations', () => {
   it('reports health and readiness', async () => {
-    expect(await (await server.request('/healthz')).json()).toEqual({ status: 'ok' });
-    expect(await (await server.request('/readyz')).json()).toEqual({ status: 'ready', bundles: 3 });
+    expect((await (await server.request('/healthz')).json()) as any).toEqual({ status: 'ok' });
+    expect((await (await server.request('/readyz')).json()) as any).toEqual({ status: 'ready', bundles: 3 });
   });
 
   it('exposes Prometheus metrics: requests by route and status, and render durations', async () => {

@@ -29,7 +29,7 @@ describe('exec', () => {
       expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(json.headers.get('x-facetform-release')).toBe('1.0.0');
       expect(json.headers.get('x-facetform-bundle-digest')).toBe(seed.digest);
-      const manifest = await json.json();
+      const manifest = (await json.json()) as any;
       expect(Object.keys(manifest).slice(0, 3)).toEqual(['apiVersion', 'kind', 'metadata']);
       expect(await checkManifest(manifest)).toEqual({ checked: true, errors: [] });
 

@@ -10,20 +10,15 @@ import { BASE, KEY, startTestServer, type TestServer } from '../helpers/server.j
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
 let server: TestServer;
+/** The exec path of every loaded collection, the service first. */
+let PATHS: string[];
 beforeAll(async () => {
   server = await startTestServer();
+  PATHS = server.state.registry.bundles
+    .flatMap((loaded) => [...loaded.collections.keys()].map((name) => `${BASE}/${loaded.bundle.repository.name}/v1/resources/collections/${name}/exec`))
+    .sort((a, b) => Number(b.endsWith('/service/exec')) - Number(a.endsWith('/service/exec')));
 });
 afterAll(() => server.close());
-
-const PATHS = [
-  ['service-resources', 'service'],
-  ['service-resources', 'ingress'],
-  ['service-resources', 'endpoints'],
-  ['config-and-storage-resources', 'storageclass'],
-  ['config-and-storage-resources', 'persistent-volume-claim'],
-  ['config-and-storage-resources', 'configmap'],
-  ['extend-resources', 'customresourcedefinition'],
-].map(([repository, collection]) => `${BASE}/${repository}/v1/resources/collections/${collection}/exec`);
 
 const VARIABLES = ['__SVC_ID__', '__ING_ID__', '__EP_ID__', '__SC_ID__', '__PVC_ID__', '__CM_ID__', '__CRD_ID__'];
 const hostileKey = fc.oneof(
