@@ -1,11 +1,11 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256, type Bundle } from '../src/bundle/bundle.js';
 import { loadBundles } from '../src/bundle/load.js';
 import { buildInto, runCli } from './helpers/build.js';
-import { repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
+import { repoCopy, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
 function snapshot(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -45,6 +45,14 @@ describe('facetform build', () => {
     await buildInto(SHIPPED_REPOS, dist);
     expect(snapshot(dist)).toEqual(first);
     expect(snapshot(await buildInto(SHIPPED_REPOS))).toEqual(first);
+  });
+
+  it('finds the committed dist/ up to date: building repos/ into a copy of it changes no byte', async () => {
+    const copy = tempDir();
+    cpSync(path.join(ROOT, 'dist'), copy, { recursive: true });
+    const before = snapshot(copy);
+    await buildInto(SHIPPED_REPOS, copy);
+    expect(snapshot(copy)).toEqual(before);
   });
 
   it('seals each bundle with the sha256 of its canonical content', () => {

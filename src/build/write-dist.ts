@@ -7,12 +7,17 @@
  *   dist/<repository>/<apiVersion>/<release>/types/<collection>.d.ts
  *
  * Output is a pure function of the repositories, so building twice changes no byte. A release
- * already in dist/ with other content is never overwritten (CONTRACT §9).
+ * already in dist/ with other content is never overwritten, and a new release must pass the
+ * compatibility check against the one before it (CONTRACT §9). Releases are kept: dist/ is
+ * committed, and the index lists every release with its digest and the date it was first built.
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
 import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
+import { compareReleases } from '../bundle/registry.js';
+import { SEMVER_PATTERN as SEMVER } from '../lint/rules/declarations.js';
+import { judgeRelease } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 
 export class ReleaseConflictError extends Error {}
@@ -54,8 +59,47 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
   }
 }
 
-export async function writeDist(outDir: string, bundles: Bundle[], sources: Record<string, string>): Promise<DistIndex> {
-  for (const bundle of bundles) checkNotReleasedDifferently(outDir, bundle);
+/** The release of the same repository and API version that `bundle` follows, if dist/ has one. */
+function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
+  const { name, apiVersion, release } = bundle.repository;
+  const dir = path.join(outDir, name, apiVersion);
+  if (!existsSync(dir)) return undefined;
+  const earlier = readdirSync(dir)
+    .filter((entry) => SEMVER.test(entry) && compareReleases(entry, release) < 0 && existsSync(path.join(dir, entry, BUNDLE_FILE)))
+    .sort(compareReleases)
+    .at(-1);
+  return earlier === undefined ? undefined : (JSON.parse(readFileSync(path.join(dir, earlier, BUNDLE_FILE), 'utf8')) as Bundle);
+}
+
+export class CompatibilityError extends Error {}
+
+/**
+ * Checks every bundle against dist/ before anything is written: released versions never change,
+ * and a new release is judged against the one before it. Returns what each new release changes.
+ */
+export function checkReleases(outDir: string, bundles: Bundle[]): string[] {
+  const refusals: string[] = [];
+  const notes: string[] = [];
+  for (const bundle of bundles) {
+    checkNotReleasedDifferently(outDir, bundle);
+    if (existsSync(path.join(outDir, bundleDir(bundle), BUNDLE_FILE))) continue; // already released, unchanged
+    const previous = previousRelease(outDir, bundle);
+    if (previous === undefined) continue;
+    const verdict = judgeRelease(previous, bundle);
+    (verdict.ok ? notes : refusals).push(verdict.message);
+  }
+  if (refusals.length > 0) throw new CompatibilityError(refusals.join('\n'));
+  return notes;
+}
+
+/** The day a release is first built: SOURCE_DATE_EPOCH when set (reproducible builds), else today. */
+function today(): string {
+  const epoch = process.env.SOURCE_DATE_EPOCH;
+  return new Date(epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
+}
+
+export async function writeDist(outDir: string, bundles: Bundle[], sources: Record<string, string>): Promise<{ index: DistIndex; notes: string[] }> {
+  const notes = checkReleases(outDir, bundles);
   for (const bundle of bundles) {
     const dir = path.join(outDir, bundleDir(bundle));
     writeIfChanged(path.join(dir, BUNDLE_FILE), json(bundle));
@@ -65,13 +109,14 @@ export async function writeDist(outDir: string, bundles: Bundle[], sources: Reco
     }
   }
   const previous = readIndex(outDir);
+  const dates = new Map((previous?.bundles ?? []).map((entry) => [`${entry.path}\u0000${entry.digest}`, entry.date]));
   const index: DistIndex = {
     format: INDEX_FORMAT,
     sources: Object.fromEntries(Object.entries({ ...previous?.sources, ...sources }).sort(([a], [b]) => (a < b ? -1 : 1))),
-    bundles: scanBundles(outDir),
+    bundles: scanBundles(outDir).map((entry) => ({ ...entry, date: dates.get(`${entry.path}\u0000${entry.digest}`) ?? today() })),
   };
   writeIfChanged(path.join(outDir, INDEX_FILE), json(index));
-  return index;
+  return { index, notes };
 }
 
 /** Every bundle under dist/, in a stable order. */
@@ -80,7 +125,7 @@ function scanBundles(outDir: string): IndexEntry[] {
   const dirs = (dir: string) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
   for (const repository of dirs(outDir)) {
     for (const apiVersion of dirs(path.join(outDir, repository))) {
-      for (const release of dirs(path.join(outDir, repository, apiVersion))) {
+      for (const release of dirs(path.join(outDir, repository, apiVersion)).sort(compareReleases)) {
         const relative = path.posix.join(repository, apiVersion, release, BUNDLE_FILE);
         const file = path.join(outDir, relative);
         if (!existsSync(file)) continue;
@@ -90,6 +135,7 @@ function scanBundles(outDir: string): IndexEntry[] {
           vendor: bundle.repository.vendor,
           apiVersion: bundle.repository.apiVersion,
           release: bundle.repository.release,
+          date: '',
           digest: bundle.digest,
           path: relative,
           collections: bundle.collections.map((collection) => collection.name),

@@ -18,6 +18,8 @@ export interface IndexEntry {
   /** Relative to dist/. */
   path: string;
   collections: string[];
+  /** Day the release was first built, YYYY-MM-DD. */
+  date: string;
 }
 
 export interface DistIndex {

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { compileRepositories } from '../build/compile.js';
-import { ReleaseConflictError, writeDist } from '../build/write-dist.js';
+import { CompatibilityError, ReleaseConflictError, writeDist } from '../build/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -17,9 +17,13 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
   if (report.warningCount > 0) io.err(report.format());
   try {
     const digests = Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)]));
-    await writeDist(values.out!, bundles, digests);
+    const { notes } = await writeDist(values.out!, bundles, digests);
+    for (const note of notes) io.out(`${note}\n`);
   } catch (error) {
-    if (error instanceof ReleaseConflictError) throw new CliError(error.message, 1);
+    if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) {
+      io.err(`build failed: ${error.message}\nnothing was written\n`);
+      return 1;
+    }
     throw error;
   }
   const collections = bundles.reduce((count, bundle) => count + bundle.collections.length, 0);

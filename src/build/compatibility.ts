@@ -1,0 +1,202 @@
+/**
+ * The compatibility check (CONTRACT §9): a new release of a repository against the previous
+ * release of the same API version. Additions need a minor release, other fixes a patch; anything
+ * that could break a caller of that API version (a removed or renamed collection, section, facet or
+ * input path, a narrowed type, a new required input, a changed kind, apiVersion or variable) needs
+ * the next API version, served beside this one.
+ */
+import type { Bundle, BundleCollection, BundleSection } from '../bundle/bundle.js';
+import { compareReleases } from '../bundle/registry.js';
+import type { Schema } from '../schema/kube-types.js';
+import { isPlainObject } from '../util/json.js';
+
+export type ChangeLevel = 'patch' | 'minor' | 'breaking';
+
+export interface Change {
+  level: ChangeLevel;
+  /** e.g. "adds facet addon:foo to service". */
+  text: string;
+}
+
+const LEVELS: ChangeLevel[] = ['patch', 'minor', 'breaking'];
+
+/** Every input path a schema's properties describe, with its schema; not into $ref'd definitions. */
+function inputPaths(schema: Schema, prefix = '', into = new Map<string, Schema>()): Map<string, Schema> {
+  const visit = (node: unknown, path: string) => {
+    if (!isPlainObject(node)) return;
+    if (isPlainObject(node.properties)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        const childPath = path ? `${path}.${name}` : name;
+        into.set(childPath, child as Schema);
+        visit(child, childPath);
+      }
+    }
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, path);
+    if (isPlainObject(node.items)) visit(node.items, path ? `${path}.*` : '*');
+  };
+  visit(schema, prefix);
+  return into;
+}
+
+/** Input paths required from the root down (the schema's required chain). */
+function requiredPaths(schema: Schema): Set<string> {
+  const required = new Set<string>();
+  const visit = (node: unknown, path: string) => {
+    if (!isPlainObject(node)) return;
+    const names = Array.isArray(node.required) ? (node.required as string[]) : [];
+    if (isPlainObject(node.properties)) {
+      for (const [name, child] of Object.entries(node.properties)) {
+        if (!names.includes(name)) continue;
+        const childPath = path ? `${path}.${name}` : name;
+        required.add(childPath);
+        visit(child, childPath);
+      }
+    }
+    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, path);
+  };
+  visit(schema, '');
+  return required;
+}
+
+/** A schema with descriptions and nested properties left out: what a leaf accepts, shallowly. */
+function shape(schema: Schema): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'description' || key === 'title' || key === 'properties' || key === 'required') continue;
+    out[key] = key === 'allOf' && Array.isArray(value) ? value.map((part) => (isPlainObject(part) ? shape(part as Schema) : part)) : value;
+  }
+  return out;
+}
+
+const typesOf = (schema: Record<string, unknown>): string[] | undefined => (schema.type === undefined ? undefined : ([] as string[]).concat(schema.type as string | string[]));
+
+/** How a leaf's accepted values changed: not at all, widened, or anything else (breaking). */
+function compareLeaf(before: Schema, after: Schema): 'same' | 'wider' | 'changed' {
+  const a = shape(before);
+  const b = shape(after);
+  if (JSON.stringify(a) === JSON.stringify(b)) return 'same';
+  const rest = (schema: Record<string, unknown>) => JSON.stringify({ ...schema, type: undefined, enum: undefined });
+  if (rest(a) !== rest(b)) return 'changed';
+  const [typesBefore, typesAfter] = [typesOf(a), typesOf(b)];
+  const typesWider = typesAfter === undefined || (typesBefore !== undefined && typesBefore.every((type) => typesAfter.includes(type)));
+  const enumBefore = a.enum as unknown[] | undefined;
+  const enumAfter = b.enum as unknown[] | undefined;
+  const enumWider = enumAfter === undefined || (enumBefore !== undefined && enumBefore.every((value) => enumAfter.some((other) => JSON.stringify(other) === JSON.stringify(value))));
+  return typesWider && enumWider ? 'wider' : 'changed';
+}
+
+function compareSections(collection: string, before: BundleSection[], after: BundleSection[], changes: Change[]): void {
+  const next = new Map(after.map((section) => [section.name, section]));
+  const previous = new Map(before.map((section) => [section.name, section]));
+  for (const section of before) {
+    const now = next.get(section.name);
+    if (now === undefined) {
+      changes.push({ level: 'breaking', text: `removes section ${section.name} from ${collection}` });
+      continue;
+    }
+    for (const facet of section.facets) {
+      if (!now.facets.includes(facet)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} no longer answers to facet ${facet}` });
+    }
+    for (const facet of now.facets) {
+      if (!section.facets.includes(facet)) changes.push({ level: 'minor', text: `section ${section.name} of ${collection} also answers to facet ${facet}` });
+    }
+    for (const pointer of now.required) {
+      if (!section.required.includes(pointer)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} now requires a value for ${pointer}` });
+    }
+    if (JSON.stringify(section.content) !== JSON.stringify(now.content)) changes.push({ level: 'minor', text: `changes what section ${section.name} of ${collection} renders` });
+    if (section.description !== now.description) changes.push({ level: 'patch', text: `changes the description of section ${section.name} of ${collection}` });
+  }
+  for (const section of after) {
+    if (!previous.has(section.name)) changes.push({ level: 'minor', text: `adds section ${section.name} to ${collection}` });
+  }
+}
+
+function compareCollection(before: BundleCollection, after: BundleCollection, changes: Change[]): void {
+  const name = before.name;
+  for (const member of ['kind', 'apiVersion', 'variable'] as const) {
+    if (before[member] !== after[member]) changes.push({ level: 'breaking', text: `changes the ${member} of ${name} from ${before[member]} to ${after[member]}` });
+  }
+  for (const facet of before.facets) if (!after.facets.includes(facet)) changes.push({ level: 'breaking', text: `removes facet ${facet} from ${name}` });
+  for (const facet of after.facets) if (!before.facets.includes(facet)) changes.push({ level: 'minor', text: `adds facet ${facet} to ${name}` });
+  compareSections(name, before.sections, after.sections, changes);
+
+  const pathsBefore = inputPaths(before.schema);
+  const pathsAfter = inputPaths(after.schema);
+  for (const [path, schema] of pathsBefore) {
+    const now = pathsAfter.get(path);
+    if (now === undefined) {
+      changes.push({ level: 'breaking', text: `no longer reads input ${path} of ${name}` });
+      continue;
+    }
+    const comparison = compareLeaf(schema, now);
+    if (comparison === 'changed') changes.push({ level: 'breaking', text: `narrows or changes the type of input ${path} of ${name}` });
+    if (comparison === 'wider') changes.push({ level: 'minor', text: `widens the type of input ${path} of ${name}` });
+  }
+  const requiredBefore = requiredPaths(before.schema);
+  const requiredAfter = requiredPaths(after.schema);
+  for (const path of pathsAfter.keys()) {
+    if (!pathsBefore.has(path) && !requiredAfter.has(path)) changes.push({ level: 'minor', text: `adds optional input ${path} to ${name}` });
+  }
+  for (const path of requiredAfter) {
+    if (!requiredBefore.has(path)) changes.push({ level: 'breaking', text: `requires a new input ${path} of ${name}` });
+  }
+
+  if (before.description !== after.description) changes.push({ level: 'patch', text: `changes the description of ${name}` });
+  if (JSON.stringify(before.examples) !== JSON.stringify(after.examples)) changes.push({ level: 'patch', text: `changes the examples of ${name}` });
+}
+
+export function compareBundles(before: Bundle, after: Bundle): Change[] {
+  const changes: Change[] = [];
+  if (before.repository.vendor !== after.repository.vendor) changes.push({ level: 'breaking', text: `changes the vendor from ${before.repository.vendor} to ${after.repository.vendor}` });
+  const next = new Map(after.collections.map((collection) => [collection.name, collection]));
+  for (const collection of before.collections) {
+    const now = next.get(collection.name);
+    if (now === undefined) changes.push({ level: 'breaking', text: `removes collection ${collection.name}` });
+    else compareCollection(collection, now, changes);
+  }
+  const previous = new Set(before.collections.map((collection) => collection.name));
+  for (const collection of after.collections) if (!previous.has(collection.name)) changes.push({ level: 'minor', text: `adds collection ${collection.name}` });
+  if (before.repository.description !== after.repository.description) changes.push({ level: 'patch', text: 'changes the description of the repository' });
+  return changes;
+}
+
+export function highestLevel(changes: Change[]): ChangeLevel | undefined {
+  return changes.reduce<ChangeLevel | undefined>((highest, change) => (highest === undefined || LEVELS.indexOf(change.level) > LEVELS.indexOf(highest) ? change.level : highest), undefined);
+}
+
+/** The smallest release after `previous` that a change of `level` needs. */
+export function nextRelease(previous: string, level: ChangeLevel): string {
+  const [major, minor, patch] = previous.split('-')[0]!.split('.').map(Number) as [number, number, number];
+  return level === 'patch' ? `${major}.${minor}.${patch + 1}` : `${major}.${minor + 1}.0`;
+}
+
+export interface Verdict {
+  ok: boolean;
+  changes: Change[];
+  /** What to tell the author. */
+  message: string;
+}
+
+/** Judges `after` as the release that follows `before` within one API version. */
+export function judgeRelease(before: Bundle, after: Bundle): Verdict {
+  const changes = compareBundles(before, after);
+  const level = highestLevel(changes);
+  const { name, apiVersion, release } = after.repository;
+  const previous = before.repository.release;
+  const listed = (wanted: ChangeLevel) => changes.filter((change) => change.level === wanted).map((change) => change.text);
+  if (level === 'breaking') {
+    const next = `v${Number(apiVersion.replace(/^v(\d+).*/, '$1')) + 1}`;
+    return {
+      ok: false,
+      changes,
+      message:
+        `${name} ${release} breaks callers of ${apiVersion} (released ${previous}): ${listed('breaking').join('; ')}. ` +
+        `A breaking change needs the next API version: set "apiVersion": "${next}" in repos/${name}/repository.json; ` +
+        `${apiVersion} keeps being served from its releases in dist/.`,
+    };
+  }
+  if (level !== undefined && compareReleases(release, nextRelease(previous, level)) < 0) {
+    return { ok: false, changes, message: `${name}: ${listed(level).join('; ')}: release as ${nextRelease(previous, level)} (after ${previous}), not ${release}` };
+  }
+  return { ok: true, changes, message: `${name} ${apiVersion} ${release} after ${previous}: ${changes.length === 0 ? 'no changes' : changes.map((change) => change.text).join('; ')}` };
+}
