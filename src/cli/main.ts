@@ -35,7 +35,17 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return 2;
   }
   try {
-    return await (await load())(args, io);
+    let run: Command;
+    try {
+      run = await load();
+    } catch (error) {
+      // lint and build use the development dependencies (the TypeScript compiler, kubernetes-models, …).
+      if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
+        throw new CliError(`${command} needs the development dependencies, which are not installed: run npm install without --omit=dev (${(error as Error).message.split('\n')[0]})`);
+      }
+      throw error;
+    }
+    return await run(args, io);
   } catch (error) {
     if (error instanceof CliError) {
       io.err(`facetform ${command}: ${error.message}\n`);

@@ -1,15 +1,56 @@
-/** `facetform serve`: what `npm start` runs. Configuration comes from the environment only. */
+/**
+ * `facetform serve`: what `npm start` runs. Configuration comes from the environment only. With
+ * WORKERS=n this process becomes the primary of n workers; otherwise it serves itself.
+ */
 import path from 'node:path';
 import { pino } from 'pino';
 import { BundleLoadError } from '../bundle/load.js';
+import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
+import { announceListening, isWorker, runPrimary } from '../server/cluster.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { reload } from '../server/reload.js';
-import { createState, startServer } from '../server/server.js';
+import { createState, startServer, type RunningServer } from '../server/server.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
-function loadKeys(config: ServerConfig, io: Io): ApiKeys {
+function readConfigOrExplain(env: NodeJS.ProcessEnv): ServerConfig {
+  try {
+    return readConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) throw new CliError(`configuration error: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The bundles to serve: BUNDLES_DIR, or dist/ built from repos/ when it is missing or stale. */
+async function prepareBundles(config: ServerConfig, io: Io): Promise<{ distDir: string; registry: BundleRegistry }> {
+  const distDir = config.bundlesDir ?? path.join(PROJECT_ROOT, 'dist');
+  try {
+    if (config.bundlesDir === undefined) {
+      const built = await ensureBuilt(path.join(PROJECT_ROOT, 'repos'), distDir);
+      if (built !== undefined) io.err(`${built}\n`);
+    }
+    return { distDir, registry: loadRegistry(distDir) };
+  } catch (error) {
+    if (error instanceof BuildFailedError || error instanceof BundleLoadError) throw new CliError(error.message, 1);
+    throw error;
+  }
+}
+
+/** With no key configured, a key made for this run, printed once; undefined otherwise. */
+function generatedKey(config: ServerConfig, io: Io): string | undefined {
+  if (config.apiKeys !== undefined || config.apiKeysFile !== undefined) return undefined;
+  const key = newKey();
+  io.err(
+    `No API key is configured, so this run made one. Send it as X-APIKEY:\n\n    ${key}\n\n` +
+      'It is printed only now and lasts until the server stops. To choose keys, set API_KEYS=key1,key2, or\n' +
+      'API_KEYS_FILE=FILE with lines made by `npx facetform keys new NAME`.\n',
+  );
+  return key;
+}
+
+function loadKeys(config: ServerConfig, extraKey: string | undefined): ApiKeys {
   let keys = new ApiKeys([]);
   try {
     if (config.apiKeysFile !== undefined) keys = keys.add(ApiKeys.fromFile(config.apiKeysFile));
@@ -17,47 +58,23 @@ function loadKeys(config: ServerConfig, io: Io): ApiKeys {
     if (error instanceof KeyFileError) throw new CliError(`API_KEYS_FILE: ${error.message}`);
     throw error;
   }
-  if (config.apiKeys !== undefined) keys = keys.add(ApiKeys.fromPlainKeys(config.apiKeys));
-  if (config.apiKeys === undefined && config.apiKeysFile === undefined) {
-    const key = newKey();
-    keys = ApiKeys.fromPlainKeys([key]);
-    io.err(
-      `No API key is configured, so this run made one. Send it as X-APIKEY:\n\n    ${key}\n\n` +
-        'It is printed only now and lasts until the server stops. To choose keys, set API_KEYS=key1,key2, or\n' +
-        'API_KEYS_FILE=FILE with lines made by `npx facetform keys new NAME`.\n',
-    );
-  }
-  return keys;
+  const plain = [...(config.apiKeys ?? []), ...(extraKey === undefined ? [] : [extraKey])];
+  return plain.length > 0 ? keys.add(ApiKeys.fromPlainKeys(plain)) : keys;
 }
 
-export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  parseCommandArgs(args, {});
-  let config: ServerConfig;
-  try {
-    config = readConfig(env);
-  } catch (error) {
-    if (error instanceof ConfigError) throw new CliError(`configuration error: ${error.message}`);
-    throw error;
-  }
+const describe = (registry: BundleRegistry) => {
+  const collections = registry.bundles.reduce((count, loaded) => count + loaded.collections.size, 0);
+  return `${registry.bundles.length} bundles (${collections} collections)`;
+};
+
+/** Serves in this process until SIGTERM or SIGINT. */
+async function serve(config: ServerConfig, io: Io, distDir: string, registry: BundleRegistry, key: string | undefined): Promise<number> {
   // A log line per request must not cost a write per request: lines are gathered up to 4 KiB and
   // written at least every 250 ms, and whatever is left is written at shutdown.
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 } as never);
-  const logger = pino({ level: config.logLevel, base: { service: 'facetform' } }, destination);
-  const distDir = config.bundlesDir ?? path.join(PROJECT_ROOT, 'dist');
-  let registry;
-  try {
-    if (config.bundlesDir === undefined) {
-      const built = await ensureBuilt(path.join(PROJECT_ROOT, 'repos'), distDir);
-      if (built !== undefined) io.err(`${built}\n`);
-    }
-    registry = loadRegistry(distDir);
-  } catch (error) {
-    if (error instanceof BuildFailedError || error instanceof BundleLoadError) throw new CliError(error.message, 1);
-    throw error;
-  }
-  const keys = loadKeys(config, io);
-  const state = createState(registry, keys, logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits });
-  let running;
+  const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, destination);
+  const state = createState(registry, loadKeys(config, key), logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits });
+  let running: RunningServer;
   try {
     running = await startServer(state, config.port, config.host, config.timeouts);
   } catch (error) {
@@ -67,15 +84,14 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     }
     throw error;
   }
-  const collections = registry.bundles.reduce((count, loaded) => count + loaded.collections.size, 0);
-  logger.info({ url: running.url, bundles: registry.bundles.length, collections }, 'listening');
-  io.err(`facetform serving ${registry.bundles.length} bundles (${collections} collections) on ${running.url}\n`);
+  logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
+  if (isWorker()) announceListening(running.url);
+  else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
 
   process.on('SIGHUP', () => {
     logger.info('SIGHUP: reloading API keys and bundles');
-    reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: config.apiKeys });
+    reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])] });
   });
-
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -85,4 +101,24 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   logger.info('stopped');
   destination.flushSync();
   return 0;
+}
+
+export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  parseCommandArgs(args, {});
+  const config = readConfigOrExplain(env);
+  if (isWorker()) {
+    // The primary built and checked the bundles and passes the key it made, if any.
+    const code = await serve(config, io, config.bundlesDir!, loadRegistry(config.bundlesDir!), env.FACETFORM_GENERATED_KEY);
+    process.disconnect?.(); // the channel to the primary would keep this process alive
+    return code;
+  }
+  const { distDir, registry } = await prepareBundles(config, io);
+  const key = generatedKey(config, io);
+  if (config.workers === 1) return serve(config, io, distDir, registry, key);
+  return runPrimary({
+    workers: config.workers,
+    env: { BUNDLES_DIR: distDir, ...(key === undefined ? {} : { FACETFORM_GENERATED_KEY: key }) },
+    onListening: (url) => io.err(`facetform serving ${describe(registry)} on ${url} with ${config.workers} workers\n`),
+    say: (text) => io.err(text),
+  });
 }

@@ -11,12 +11,10 @@
  */
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { globSync } from 'glob';
 import { SourceFile } from './source-file.js';
 
-export const REPOSITORY_FILE = 'repository.json';
-export const COLLECTION_FILE = 'collection.json';
-export const SECTIONS_DIR = 'sections';
-export const EXAMPLES_DIR = 'examples';
+import { COLLECTION_FILE, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR } from './layout.js';
 
 export interface NamedFile {
   /** File name without `.json`. */
@@ -54,8 +52,9 @@ function isDir(entry: string): boolean {
 }
 
 function jsonFiles(dir: string): NamedFile[] {
-  return listDir(dir)
-    .filter((entry) => entry.endsWith('.json') && !isDir(path.join(dir, entry)))
+  if (!existsSync(dir)) return [];
+  return globSync('*.json', { cwd: dir, nodir: true, dot: false })
+    .sort(byCodePoint)
     .map((entry) => ({ name: entry.slice(0, -'.json'.length), file: new SourceFile(path.join(dir, entry)) }));
 }
 

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { readIndex } from '../bundle/dist-layout.js';
 import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
-import { REPOSITORY_FILE } from '../repository/load.js';
+import { REPOSITORY_FILE } from '../repository/layout.js';
 import { sourceDigest } from '../repository/source-digest.js';
 
 export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

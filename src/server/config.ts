@@ -3,6 +3,7 @@
  * value stops the start with a message naming the setting.
  */
 import { existsSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -25,6 +26,8 @@ export interface ServerConfig {
   redisUrl: string | undefined;
   limits: RequestLimits;
   timeouts: ServerTimeouts;
+  /** Processes serving the same port (node:cluster); 1 serves in this process. */
+  workers: number;
 }
 
 export interface RateLimit {
@@ -68,6 +71,7 @@ export const CONFIG_DEFAULTS = {
   HEADERS_TIMEOUT_MS: '10000',
   REQUEST_TIMEOUT_MS: '30000',
   KEEP_ALIVE_TIMEOUT_MS: '5000',
+  WORKERS: '1',
 };
 
 const PERIODS: Record<string, number> = { s: 1000, sec: 1000, second: 1000, m: 60_000, min: 60_000, minute: 60_000, h: 3_600_000, hour: 3_600_000 };
@@ -106,7 +110,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 100, 600_000);
   const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 100, 600_000);
   if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `${headersMs} is longer than REQUEST_TIMEOUT_MS (${requestMs})`);
+  const workersText = env.WORKERS ?? CONFIG_DEFAULTS.WORKERS;
+  const workers = workersText === 'auto' ? availableParallelism() : Number(workersText);
+  if (!/^(auto|\d+)$/.test(workersText) || workers < 1 || workers > 64) throw new ConfigError('WORKERS', `"${workersText}" is not a number of processes from 1 to 64, or auto`);
   return {
+    workers,
     rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
     redisUrl,
     limits: { maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000), maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024) },

@@ -12,7 +12,7 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/\S+)\n/): Promise<ServerProcess> {
+export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/): Promise<ServerProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },

@@ -153,6 +153,37 @@ describe('facetform serve', () => {
   });
 });
 
+describe('WORKERS', () => {
+  it('serves from two worker processes on one port, and stops them all on SIGTERM', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'workers-key-1', WORKERS: '2', RATE_LIMIT: '100000/s' });
+    expect(running.stderr()).toContain('with 2 workers');
+    const url = new URL(running.url + execPath('service-resources', 'service'));
+    const body = JSON.stringify(SEED);
+    for (let index = 0; index < 20; index++) {
+      const status = await new Promise<number>((resolve, reject) => {
+        const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'X-APIKEY': 'workers-key-1', Connection: 'close' } }, (response) => {
+          response.resume();
+          response.on('end', () => resolve(response.statusCode!));
+        });
+        request.on('error', reject);
+        request.end(body);
+      });
+      expect(status).toBe(200);
+    }
+    running.child.kill('SIGTERM');
+    expect(await running.exited).toBe(0);
+    const pids = new Set(running.stdout().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line).pid));
+    expect(pids.size).toBe(2);
+    expect(pids.has(running.child.pid)).toBe(false);
+  });
+
+  it('shares the key it made with every worker', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, WORKERS: '2' });
+    const key = /Send it as X-APIKEY:\n\n {4}(ff_[A-Za-z0-9_-]{43})\n/.exec(running.stderr())![1]!;
+    for (let index = 0; index < 6; index++) expect((await exec(running.url, key)).status).toBe(200);
+  });
+});
+
 describe('reload on SIGHUP', () => {
   it('rotates keys from API_KEYS_FILE: two valid at once, then the old one removed', async () => {
     const file = path.join(tempDir(), 'keys');

@@ -1,0 +1,5 @@
+/** File names of a template repository (README.md, "Template repositories"). */
+export const REPOSITORY_FILE = 'repository.json';
+export const COLLECTION_FILE = 'collection.json';
+export const SECTIONS_DIR = 'sections';
+export const EXAMPLES_DIR = 'examples';
