@@ -23,6 +23,7 @@ RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean -
 COPY --from=build /app/bin ./bin
 COPY --from=build /app/lib ./lib
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/src/console ./src/console
 USER node
 EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \

@@ -63,6 +63,7 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toMatch(/^HEALTHCHECK .*\n.*\/healthz/m);
     expect(runtime).toContain('COPY --from=build /app/dist ./dist');
+    expect(runtime).toContain('COPY --from=build /app/src/console ./src/console');
     expect(runtime).toMatch(/^CMD \["node", "bin\/facetform.js", "serve"\]$/m);
   });
 });

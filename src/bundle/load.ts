@@ -11,6 +11,8 @@ import { INDEX_FILE, type DistIndex } from './dist-layout.js';
 
 export interface LoadedCollection {
   bundle: Bundle;
+  /** The bundle.json it was loaded from; its schemas/ and types/ lie beside it. */
+  bundleFile: string;
   collection: BundleCollection;
   plan: CollectionRenderPlan;
   validator: InputValidator;
@@ -33,9 +35,10 @@ export class BundleLoadError extends Error {
   }
 }
 
-export function compileCollection(bundle: Bundle, collection: BundleCollection): LoadedCollection {
+export function compileCollection(bundle: Bundle, collection: BundleCollection, bundleFile: string): LoadedCollection {
   return {
     bundle,
+    bundleFile,
     collection,
     plan: new CollectionRenderPlan({ collection: collection.name, variable: collection.variable, sections: collection.sections }),
     validator: new InputValidator(collection.schema),
@@ -57,7 +60,7 @@ export function loadBundleFile(file: string): LoadedBundle {
     throw new BundleLoadError(file, `content does not match its digest (recorded ${bundle.digest}, computed ${digest}); the file was changed after the build`);
   }
   const collections = new Map<string, LoadedCollection>();
-  for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection));
+  for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection, file));
   return { bundle, file, collections };
 }
 

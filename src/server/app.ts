@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { unknownMethods } from './middleware/unknown-methods.js';
+import { consoleRoutes } from './routes/console.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
 import { execRoutes } from './routes/exec.js';
@@ -27,6 +28,7 @@ export function createApp(state: ServerState): Koa {
   execRoutes(router, state);
   discoveryRoutes(router, state);
   docsRoutes(router, state);
+  consoleRoutes(router);
   healthRoutes(router, state);
 
   app.use(requestId());

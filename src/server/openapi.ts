@@ -131,6 +131,15 @@ function discoveryPaths(): Json {
     [`${base}/{collection}`]: {
       get: { operationId: 'get-collection', tags: ['discovery'], summary: 'A collection: variable, kind, sections, examples', parameters: [vendor, repository, apiVersion, collection, release], responses: { '200': json('The collection.'), ...ERROR_RESPONSES } },
     },
+    [`${base}/{collection}/types`]: {
+      get: {
+        operationId: 'get-collection-types',
+        tags: ['discovery'],
+        summary: 'TypeScript declaration of one input object of the collection',
+        parameters: [vendor, repository, apiVersion, collection, release],
+        responses: { '200': { description: 'The declaration.', content: { 'text/plain': { schema: { type: 'string' } } } }, ...ERROR_RESPONSES },
+      },
+    },
     [`${base}/{collection}/schema`]: {
       get: {
         operationId: 'get-collection-schema',

@@ -1,15 +1,16 @@
 /**
  * X-APIKEY on every route but the few public ones (health, readiness, metrics, the API's own
- * description). Deny by default: a route added later is protected unless named here. A missing
+ * description, the console page). Deny by default: a route added later is protected unless named here. A missing
  * and a wrong key get the same answer.
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
+import { CONSOLE_PATHS } from '../routes/console.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
 
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json']);
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/'];
 
 export function isPublic(path: string): boolean {

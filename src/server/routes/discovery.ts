@@ -2,9 +2,11 @@
  * Discovery: what the server serves, for callers and the console. Every answer is built from the
  * loaded bundles; nothing here renders.
  */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type Router from '@koa/router';
 import { compareReleases } from '../../bundle/registry.js';
-import { notFound } from '../problem.js';
+import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { COLLECTION_PATH } from './exec.js';
 import { findBundle, findCollection, setBundleHeaders } from './lookup.js';
@@ -74,8 +76,20 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
       facets: collection.facets,
       sections: collection.sections.map((section) => ({ name: section.name, facets: section.facets, description: section.description })),
       examples: collection.examples.map((example) => ({ name: example.name, description: example.description, request: example.request })),
-      links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema` },
+      links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema`, types: `${ctx.path}/types` },
     };
+  });
+
+  router.get(`${COLLECTION_PATH}/types`, async (ctx) => {
+    const found = findCollection(state, ctx);
+    setBundleHeaders(ctx, found.bundle);
+    const file = path.join(path.dirname(found.bundleFile), 'types', `${found.collection.name}.d.ts`);
+    try {
+      ctx.body = await readFile(file, 'utf8');
+    } catch {
+      throw new HttpProblem(404, 'not-found', 'Not found', `no TypeScript declaration was built for ${found.collection.name}`);
+    }
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
   });
 
   router.get(`${COLLECTION_PATH}/schema`, (ctx) => {
