@@ -122,33 +122,24 @@ function discoveryPaths(): Json {
   const apiVersion = pathParameter('apiVersion', 'API version of the repository, e.g. v1.');
   const collection = pathParameter('collection', 'Collection name.');
   const release = { name: 'release', in: 'query', description: 'Release; the latest by default.', schema: { type: 'string' } };
-  const json = (description: string): Json => ({ description, content: { 'application/json': { schema: { type: 'object' } } } });
   const base = '/apis/repos/{vendor}/{repository}/{apiVersion}/resources/collections';
+  const get = (operationId: string, summary: string, parameters: Json[], description: string, mediaType = 'application/json'): Json => ({
+    get: {
+      operationId,
+      tags: ['discovery'],
+      summary,
+      parameters,
+      responses: { '200': { description, content: { [mediaType]: { schema: { type: mediaType === 'text/plain' ? 'string' : 'object' } } } }, ...ERROR_RESPONSES },
+    },
+  });
+  const ofCollection = [vendor, repository, apiVersion, collection, release];
   return {
-    '/apis/repos': { get: { operationId: 'list-vendors', tags: ['discovery'], summary: 'Vendors served', responses: { '200': json('Vendors.'), '401': ERROR_RESPONSES['401'] } } },
-    '/apis/repos/{vendor}': { get: { operationId: 'list-repositories', tags: ['discovery'], summary: 'Repositories of a vendor, with API versions and releases', parameters: [vendor], responses: { '200': json('Repositories.'), ...ERROR_RESPONSES } } },
-    [base]: { get: { operationId: 'list-collections', tags: ['discovery'], summary: 'Collections of a repository and their facets', parameters: [vendor, repository, apiVersion, release], responses: { '200': json('Collections.'), ...ERROR_RESPONSES } } },
-    [`${base}/{collection}`]: {
-      get: { operationId: 'get-collection', tags: ['discovery'], summary: 'A collection: variable, kind, sections, examples', parameters: [vendor, repository, apiVersion, collection, release], responses: { '200': json('The collection.'), ...ERROR_RESPONSES } },
-    },
-    [`${base}/{collection}/types`]: {
-      get: {
-        operationId: 'get-collection-types',
-        tags: ['discovery'],
-        summary: 'TypeScript declaration of one input object of the collection',
-        parameters: [vendor, repository, apiVersion, collection, release],
-        responses: { '200': { description: 'The declaration.', content: { 'text/plain': { schema: { type: 'string' } } } }, ...ERROR_RESPONSES },
-      },
-    },
-    [`${base}/{collection}/schema`]: {
-      get: {
-        operationId: 'get-collection-schema',
-        tags: ['discovery'],
-        summary: 'JSON Schema of one input object of the collection',
-        parameters: [vendor, repository, apiVersion, collection, release],
-        responses: { '200': { description: 'The schema.', content: { 'application/schema+json': { schema: { type: 'object' } } } }, ...ERROR_RESPONSES },
-      },
-    },
+    '/apis/repos': get('list-vendors', 'Vendors served', [], 'Vendors.'),
+    '/apis/repos/{vendor}': get('list-repositories', 'Repositories of a vendor, with API versions and releases', [vendor], 'Repositories.'),
+    [base]: get('list-collections', 'Collections of a repository and their facets', [vendor, repository, apiVersion, release], 'Collections.'),
+    [`${base}/{collection}`]: get('get-collection', 'A collection: variable, kind, sections, examples', ofCollection, 'The collection.'),
+    [`${base}/{collection}/schema`]: get('get-collection-schema', 'JSON Schema of one input object of the collection', ofCollection, 'The schema.', 'application/schema+json'),
+    [`${base}/{collection}/types`]: get('get-collection-types', 'TypeScript declaration of one input object of the collection', ofCollection, 'The declaration.', 'text/plain'),
   };
 }
 
