@@ -4,7 +4,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml } from 'yaml';
+import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { buildInto } from './helpers/build.js';
 import { DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
@@ -91,6 +91,25 @@ describe('facetform render', () => {
     const run = await facetform(['render', 'service-resources/service', '--values', '-', '--bundles', path.join(work, 'nothing')], '{}');
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('not found; build the bundles first with `npm run build`');
+  });
+});
+
+describe('facetform render --batch', () => {
+  it('prints a List of every resource of a batch request, or YAML documents', async () => {
+    const json = await facetform(['render', '--batch', 'test/fixtures/batch/app.json', '--bundles', dist]);
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout).items.map((item: { kind: string }) => item.kind)).toEqual(['Service', 'Ingress', 'ConfigMap', 'PersistentVolumeClaim']);
+    const yaml = await facetform(['render', '--batch', 'test/fixtures/batch/app.json', '--format', 'yaml', '--bundles', dist]);
+    expect(parseAllDocuments(yaml.stdout).map((document) => document.toJS())).toEqual(JSON.parse(json.stdout).items);
+  });
+
+  it('prints every problem of every resource and exits 1', async () => {
+    const batch = path.join(work, 'batch.json');
+    writeFileSync(batch, JSON.stringify({ resources: [{ repository: 'service-resources', collection: 'service', facets: ['addon:x'] }, { repository: 'nope', collection: 'y' }], values: { w: { metadata: { name: 'w' } } } }));
+    const run = await facetform(['render', '--batch', batch, '--bundles', dist]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('/resources/0/facets/0: "addon:x" is not a facet of service');
+    expect(run.stderr).toContain('/resources/1/repository: no repository "nope"');
   });
 });
 

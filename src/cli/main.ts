@@ -5,8 +5,10 @@ export const USAGE = `Usage:
   facetform lint   [--repos DIR]                 check every repository (default repos/)
   facetform build  [--repos DIR] [--out DIR]     lint, then write bundles (default dist/)
   facetform render <repository>/<collection> [--facets a,b] (--values FILE [--globalvars FILE] | --request FILE)
-                   [--format json|yaml] [--strict] [--release X.Y.Z] [--bundles DIR]
+                   [--format json|yaml] [--strict] [--api-version v1] [--release X.Y.Z] [--bundles DIR]
                                                  print the manifest, e.g. | kubectl apply -f -
+  facetform render --batch FILE [--format json|yaml] [--strict] [--bundles DIR]
+                                                 several resources: a List, or YAML documents
   facetform serve                                serve the exec API (configured by environment, see README)
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
   facetform help

@@ -3,7 +3,8 @@ import { parse as parseYaml } from 'yaml';
 import { loadBundles, BundleLoadError } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
-import { formatManifest, FORMATS, isFormat } from '../manifest/format.js';
+import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { formatManifest, formatManifestList, FORMATS, isFormat } from '../manifest/format.js';
 import { RenderError } from '../render/render-error.js';
 import { isPlainObject } from '../util/json.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
@@ -34,13 +35,53 @@ export async function runRender(args: string[], io: Io): Promise<number> {
       format: { type: 'string', default: 'json' },
       strict: { type: 'boolean', default: false },
       release: { type: 'string' },
+      'api-version': { type: 'string', default: DEFAULT_API_VERSION },
+      batch: { type: 'string' },
       bundles: { type: 'string', default: process.env.BUNDLES_DIR ?? 'dist' },
     },
     true,
   );
-  const target = positionals[0];
-  if (positionals.length !== 1 || !/^[^/]+\/[^/]+$/.test(target ?? '')) throw new CliError('name one <repository>/<collection>, e.g. service-resources/service');
   if (!isFormat(options.format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}`);
+  const format = options.format;
+  let registry: BundleRegistry;
+  const loadRegistry = () => {
+    try {
+      registry = new BundleRegistry(loadBundles(options.bundles!));
+    } catch (error) {
+      if (error instanceof BundleLoadError) throw new CliError(error.message);
+      throw error;
+    }
+  };
+  const vendorOf = (repository: string) => registry.vendors().find((vendor) => registry.repositories(vendor)!.has(repository));
+  const fail = (error: unknown): number => {
+    if (!(error instanceof RenderError)) throw error;
+    io.err(`facetform render: ${error.title}\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.detail}\n`).join('')}`);
+    return 1;
+  };
+
+  if (options.batch !== undefined) {
+    if (positionals.length > 0 || options.values !== undefined || options.request !== undefined) throw new CliError('--batch FILE holds the whole request: give no <repository>/<collection>, --values or --request with it');
+    const body = await readData(options.batch, io, 'batch');
+    loadRegistry();
+    const find: FindCollection = (resource, pointer) => {
+      const vendor = vendorOf(resource.repository);
+      if (vendor === undefined) return { pointer: `${pointer}/repository`, detail: `no repository "${resource.repository}"; known: ${[...new Set(registry.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}` };
+      const lookup = registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
+      return 'found' in lookup ? lookup.found : { pointer: `${pointer}/${lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ')}` };
+    };
+    try {
+      const result = executeBatch(find, body, { strict: options.strict, maxResources: Number.MAX_SAFE_INTEGER });
+      for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
+      for (const id of result.unusedValues) io.err(`warning: values entry ${id} is not read by any resource\n`);
+      io.out(format === 'json' ? JSON.stringify(JSON.parse(formatManifestList(result.manifests, 'json')), null, 2) + '\n' : formatManifestList(result.manifests, 'yaml'));
+      return 0;
+    } catch (error) {
+      return fail(error);
+    }
+  }
+
+  const target = positionals[0];
+  if (positionals.length !== 1 || !/^[^/]+\/[^/]+$/.test(target ?? '')) throw new CliError('name one <repository>/<collection>, e.g. service-resources/service, or give --batch FILE');
   if ((options.values === undefined) === (options.request === undefined)) throw new CliError('give either --values FILE or --request FILE');
 
   let body: Record<string, unknown>;
@@ -54,30 +95,21 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   }
   if (options.facets !== undefined) body.facets = options.facets.split(',').map((facet) => facet.trim()).filter(Boolean);
 
-  let registry: BundleRegistry;
-  try {
-    registry = new BundleRegistry(loadBundles(options.bundles!));
-  } catch (error) {
-    if (error instanceof BundleLoadError) throw new CliError(error.message);
-    throw error;
-  }
+  loadRegistry();
   const [repository, collectionName] = target!.split('/') as [string, string];
-  const candidates = registry.bundles.filter((loaded) => loaded.bundle.repository.name === repository);
-  if (candidates.length === 0) {
-    throw new CliError(`no repository ${repository}; known: ${[...new Set(registry.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}`);
+  const vendor = vendorOf(repository);
+  if (vendor === undefined) {
+    throw new CliError(`no repository ${repository}; known: ${[...new Set(registry!.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}`);
   }
-  const { vendor, apiVersion } = candidates[0]!.bundle.repository;
-  const lookup = registry.lookup(vendor, repository, apiVersion, collectionName, options.release);
+  const lookup = registry!.lookup(vendor, repository, options['api-version']!, collectionName, options.release);
   if ('missing' in lookup) throw new CliError(`no ${lookup.missing} ${lookup.name} in ${repository}; known: ${lookup.known.join(', ')}`);
 
   try {
     const result = execute(lookup.found, body, { strict: options.strict });
     for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
-    io.out(formatManifest(result.manifest, options.format, { pretty: true }));
+    io.out(formatManifest(result.manifest, format, { pretty: true }));
     return 0;
   } catch (error) {
-    if (!(error instanceof RenderError)) throw error;
-    io.err(`facetform render: ${error.title}\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.detail}\n`).join('')}`);
-    return 1;
+    return fail(error);
   }
 }

@@ -22,3 +22,9 @@ export function formatManifest(manifest: unknown, format: Format, options: { pre
   }
   return options.pretty ? JSON.stringify(manifest, null, 2) + '\n' : JSON.stringify(manifest);
 }
+
+/** Several manifests: a v1 List in JSON, a stream of YAML documents; kubectl apply takes both. */
+export function formatManifestList(manifests: unknown[], format: Format): string {
+  if (format === 'yaml') return manifests.map((manifest) => `---\n${formatManifest(manifest, 'yaml')}`).join('');
+  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests });
+}

@@ -12,6 +12,7 @@ import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
 import { unknownMethods } from './middleware/unknown-methods.js';
+import { batchRoutes } from './routes/batch.js';
 import { consoleRoutes } from './routes/console.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
@@ -26,6 +27,7 @@ export function createApp(state: ServerState): Koa {
   // Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route.
   const router = new Router({ sensitive: true, strict: true });
   execRoutes(router, state);
+  batchRoutes(router, state);
   discoveryRoutes(router, state);
   docsRoutes(router, state);
   consoleRoutes(router);

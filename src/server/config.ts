@@ -42,6 +42,8 @@ export interface RequestLimits {
   maxValuesEntries: number;
   /** Characters of any one string (member names too) in a request body. */
   maxStringLength: number;
+  /** Resources in one batch request. */
+  maxResources: number;
 }
 
 export interface ServerTimeouts {
@@ -68,6 +70,7 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT: '600/min',
   MAX_VALUES_ENTRIES: '100',
   MAX_STRING_LENGTH: '65536',
+  MAX_RESOURCES: '50',
   HEADERS_TIMEOUT_MS: '10000',
   REQUEST_TIMEOUT_MS: '30000',
   KEEP_ALIVE_TIMEOUT_MS: '5000',
@@ -117,7 +120,11 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     workers,
     rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
     redisUrl,
-    limits: { maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000), maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024) },
+    limits: {
+      maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000),
+      maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024),
+      maxResources: integer(env, 'MAX_RESOURCES', 1, 10_000),
+    },
     timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000) },
     port: integer(env, 'PORT', 0, 65535),
     host,

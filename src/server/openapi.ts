@@ -114,6 +114,90 @@ function execOperation(repository: RepositoryIdentity, releases: string[], colle
   };
 }
 
+/** An example batch: the seed example of each of up to four collections, values renamed apart. */
+function batchExample(registry: BundleRegistry, vendor: string): Json {
+  const resources: Json[] = [];
+  const values: Json = {};
+  const globalvars: Json = {};
+  for (const [name, versions] of registry.repositories(vendor)!) {
+    for (const collection of versions.get('v1')?.[0]?.bundle.collections ?? []) {
+      const seed = collection.examples.find((example) => example.name === 'seed');
+      if (seed === undefined || resources.length >= 4) continue;
+      const request = seed.request as { facets?: string[]; values: Json; globalvars?: Record<string, string> };
+      const id = request.globalvars?.[collection.variable] ?? Object.keys(request.values)[0]!;
+      values[`${collection.name}-${id}`] = request.values[id];
+      globalvars[collection.variable] = `${collection.name}-${id}`;
+      resources.push({ repository: name, collection: collection.name, facets: request.facets ?? [] });
+    }
+  }
+  return { resources, values, globalvars };
+}
+
+function batchOperation(registry: BundleRegistry, vendor: string): Json {
+  const repositories = [...registry.repositories(vendor)!.keys()].sort();
+  return {
+    operationId: `exec-batch-${vendor}`,
+    tags: ['batch'],
+    summary: 'Render several resources in one call',
+    description:
+      'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
+      'The answer is a v1 List (format=json) or a stream of YAML documents (format=yaml), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
+    parameters: [
+      { name: 'format', in: 'query', schema: { type: 'string', enum: [...FORMATS], default: 'json' } },
+      { name: 'strict', in: 'query', schema: { type: 'boolean', default: false } },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['resources', 'values'],
+            properties: {
+              resources: {
+                type: 'array',
+                minItems: 1,
+                items: {
+                  type: 'object',
+                  required: ['repository', 'collection'],
+                  additionalProperties: false,
+                  properties: {
+                    repository: { type: 'string', enum: repositories },
+                    collection: { type: 'string' },
+                    facets: { type: 'array', items: { type: 'string' } },
+                    apiVersion: { type: 'string', default: 'v1' },
+                    release: { type: 'string' },
+                  },
+                },
+              },
+              values: { type: 'object', additionalProperties: { type: 'object' } },
+              globalvars: { type: 'object', additionalProperties: { type: 'string' } },
+            },
+          },
+          examples: { application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) } },
+        },
+      },
+    },
+    responses: {
+      '200': {
+        description: 'A List, or YAML documents, for `kubectl apply -f -`.',
+        headers: {
+          'X-Facetform-Release': { description: 'repository/apiVersion/release of every bundle that rendered, comma-separated.', schema: { type: 'string' } },
+          'X-Facetform-Bundle-Digest': { description: 'Their digests, in the same order.', schema: { type: 'string' } },
+        },
+        content: {
+          'application/json': { schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { type: 'object' } } } } },
+          'application/yaml': { schema: { type: 'string' } },
+        },
+      },
+      ...ERROR_RESPONSES,
+      '413': { $ref: '#/components/responses/PayloadTooLarge' },
+      '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+      '422': { $ref: '#/components/responses/InvalidValues' },
+    },
+  };
+}
+
 const pathParameter = (name: string, description: string): Json => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
 
 function discoveryPaths(): Json {
@@ -183,6 +267,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
       }
     }
   }
+  for (const vendor of registry.vendors()) paths[`/apis/repos/${vendor}/exec`] = { post: batchOperation(registry, vendor) };
   return {
     openapi: '3.1.0',
     info: {
@@ -192,7 +277,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'discovery' }, { name: 'operations' }],
+    tags: [{ name: 'batch' }, { name: 'discovery' }, { name: 'operations' }],
     paths: { ...paths, ...discoveryPaths(), ...operationsPaths() },
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },

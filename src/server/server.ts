@@ -39,7 +39,11 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     keys,
     logger,
     rateLimiter: new RateLimiter(options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT), logger, options.redisUrl),
-    limits: options.limits ?? { maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES), maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH) },
+    limits: options.limits ?? {
+      maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES),
+      maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH),
+      maxResources: Number(CONFIG_DEFAULTS.MAX_RESOURCES),
+    },
     metrics: createMetrics(),
     ready: true,
     openapi() {

@@ -62,13 +62,23 @@ describe('OpenAPI document', () => {
   });
 
   it('has one operation per exec path, with the API-key scheme, request schema, examples and error answers', () => {
-    const execPaths = Object.keys(document.paths).filter((path) => path.endsWith('/exec'));
+    const execPaths = Object.keys(document.paths).filter((path) => path.endsWith('/exec') && path !== '/apis/repos/facetform/exec');
     expect(execPaths).toHaveLength(7);
     expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
     const operation = document.paths[execPath('service-resources', 'service')].post;
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422']);
     expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
     expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toContain('addon:ports');
+  });
+
+  it('describes the batch operation, with an example that renders', async () => {
+    const operation = document.paths['/apis/repos/facetform/exec'].post;
+    expect(operation.requestBody.content['application/json'].schema.required).toEqual(['resources', 'values']);
+    const example = operation.requestBody.content['application/json'].examples.application.value;
+    expect(example.resources.length).toBe(4);
+    const response = await server.request('/apis/repos/facetform/exec', { method: 'POST', json: example });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as any).items).toHaveLength(4);
   });
 
   it('has request schemas that accept the examples and reject bad values', () => {

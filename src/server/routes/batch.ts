@@ -1,0 +1,46 @@
+/**
+ * POST /apis/repos/<vendor>/exec: several resources in one call, answered as a v1 List (JSON) or a
+ * stream of YAML documents, items in request order; all or nothing.
+ */
+import type Router from '@koa/router';
+import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../../exec/execute-batch.js';
+import { formatManifestList } from '../../manifest/format.js';
+import { RenderError } from '../../render/render-error.js';
+import { jsonBody } from '../middleware/json-body.js';
+import { requestLimits } from '../middleware/request-limits.js';
+import { notFound } from '../problem.js';
+import type { ServerState } from '../state.js';
+import { CONTENT_TYPES, formatParam, invalidRequest, strictParam, unknownFieldWarnings, warningHeader } from './answer.js';
+
+export const BATCH_PATH = '/apis/repos/:vendor/exec';
+
+const MEMBER: Record<string, string> = { repository: 'repository', apiVersion: 'apiVersion', release: 'release', collection: 'collection' };
+
+export function batchRoutes(router: Router, state: ServerState): void {
+  router.post(BATCH_PATH, jsonBody(), requestLimits(state.limits), async (ctx) => {
+    const vendor = ctx.params.vendor!;
+    if (state.registry.repositories(vendor) === undefined) throw notFound('vendor', vendor, state.registry.vendors());
+    const format = formatParam(ctx);
+    const strict = strictParam(ctx);
+    const registry = state.registry; // one registry for the whole request, even across a reload
+    const find: FindCollection = (resource, pointer) => {
+      const lookup = registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
+      if ('found' in lookup) return lookup.found;
+      return { pointer: `${pointer}/${MEMBER[lookup.missing] ?? lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}` };
+    };
+    let result;
+    try {
+      result = executeBatch(find, ctx.state.body, { strict, maxResources: state.limits.maxResources });
+    } catch (error) {
+      if (!(error instanceof RenderError)) throw error;
+      throw invalidRequest(error);
+    }
+    // Which releases rendered, in request order: repository/apiVersion/release and digest.
+    ctx.set('X-Facetform-Release', result.bundles.map((bundle) => `${bundle.repository.name}/${bundle.repository.apiVersion}/${bundle.repository.release}`).join(', '));
+    ctx.set('X-Facetform-Bundle-Digest', result.bundles.map((bundle) => bundle.digest).join(', '));
+    const warnings = [...unknownFieldWarnings(result.unknownMembers), ...result.unusedValues.slice(0, 20).map((id) => warningHeader(`values entry "${id}" is not read by any resource`))];
+    if (warnings.length > 0) ctx.set('Warning', warnings);
+    ctx.set('Content-Type', CONTENT_TYPES[format]);
+    ctx.body = formatManifestList(result.manifests, format);
+  });
+}

@@ -1,0 +1,82 @@
+/** Several resources in one call: an application of four resources across two repositories. */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+import { checkManifest } from '../../src/manifest/kube-check.js';
+import { ROOT } from '../helpers/repos.js';
+import { problemOf, startTestServer, type TestServer } from '../helpers/server.js';
+
+const BATCH = '/apis/repos/facetform/exec';
+const APP = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/batch/app.json'), 'utf8'));
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer({ state: { limits: { maxValuesEntries: 100, maxStringLength: 65536, maxResources: 5 } } });
+});
+afterAll(() => server.close());
+
+describe('batch exec', () => {
+  it('renders a Service, Ingress, ConfigMap and PersistentVolumeClaim as a v1 List, in request order', async () => {
+    const response = await server.request(BATCH, { method: 'POST', json: APP });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-facetform-release')).toBe('service-resources/v1/1.0.0, config-and-storage-resources/v1/1.0.0');
+    expect(response.headers.get('x-facetform-bundle-digest')!.split(', ')).toHaveLength(2);
+    const list = (await response.json()) as any;
+    expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
+    expect(list.items.map((item: { kind: string }) => item.kind)).toEqual(['Service', 'Ingress', 'ConfigMap', 'PersistentVolumeClaim']);
+    for (const item of list.items) expect(await checkManifest(item), item.kind).toEqual({ checked: true, errors: [] });
+    expect(list.items[0].spec.ports).toEqual([{ port: 80, targetPort: 8080 }]);
+  });
+
+  it('renders the same as YAML documents that parse back to the same items', async () => {
+    const json = (await (await server.request(BATCH, { method: 'POST', json: APP })).json()) as any;
+    const response = await server.request(`${BATCH}?format=yaml`, { method: 'POST', json: APP });
+    expect(response.headers.get('content-type')).toBe('application/yaml');
+    const documents = parseAllDocuments(await response.text()).map((document) => document.toJS({}));
+    expect(documents).toEqual(json.items);
+  });
+
+  it('answers one problem with every problem of every resource and renders nothing', async () => {
+    const broken = structuredClone(APP);
+    broken.resources[2].facets = ['addon:dta'];
+    broken.resources[3].collection = 'pvc';
+    broken.values.web.spec.ports[0].port = 'http';
+    const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: broken }));
+    expect(problem).toMatchObject({ status: 422, title: 'Invalid request' });
+    expect(problem.errors).toEqual([
+      { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master' },
+      { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume-claim, storageclass' },
+      { pointer: '/values/web/spec/ports/0/port', detail: 'must be number' },
+    ]);
+  });
+
+  it('checks the shape of resources, and names the repositories that exist', async () => {
+    const problem = await problemOf(
+      await server.request(BATCH, { method: 'POST', json: { resources: [{ repository: 'nope', collection: 'x' }, { collection: 3, color: 'red' }], values: APP.values, globalvars: APP.globalvars } }),
+    );
+    expect(problem.errors).toEqual([
+      { pointer: '/resources/0/repository', detail: 'no repository "nope"; known: config-and-storage-resources, extend-resources, service-resources' },
+      { pointer: '/resources/1/collection', detail: 'is required: a string' },
+      { pointer: '/resources/1/color', detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release' },
+      { pointer: '/resources/1/repository', detail: 'is required: a string' },
+    ]);
+  });
+
+  it('applies the limits to the whole body and caps the number of resources', async () => {
+    const many = { ...APP, resources: Array.from({ length: 6 }, () => APP.resources[0]) };
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: many }))).errors).toEqual([{ pointer: '/resources', detail: 'has 6 resources; at most 5' }]);
+    const big = { ...APP, values: { ...APP.values, pad: { x: 'x'.repeat(1024 * 1024) } } };
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: big }))).status).toBe(413);
+    const deep = `{"resources":[],"values":${'['.repeat(70)}${']'.repeat(70)}}`;
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', body: deep, headers: { 'Content-Type': 'application/json' } }))).status).toBe(400);
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: { resources: [] } }))).errors![0]).toEqual({ pointer: '/resources', detail: 'is required: a non-empty array of { repository, collection, facets }' });
+  });
+
+  it('warns about values entries no resource reads, and answers 404 for an unknown vendor', async () => {
+    const extra = { ...APP, values: { ...APP.values, spare: { metadata: { name: 'spare' } } } };
+    const response = await server.request(BATCH, { method: 'POST', json: extra });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('warning')).toBe('299 - "values entry \\"spare\\" is not read by any resource"');
+    expect((await problemOf(await server.request('/apis/repos/acme/exec', { method: 'POST', json: APP }))).status).toBe(404);
+  });
+});
