@@ -16,6 +16,9 @@ type Json = Record<string, unknown>;
 
 const problemResponse = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
 
+const FORMAT_PARAMETER: Json = { name: 'format', in: 'query', description: 'Manifest format.', schema: { type: 'string', enum: [...FORMATS], default: 'json' } };
+const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Reject unknown input members and require every placeholder of the included sections.', schema: { type: 'boolean', default: false } };
+
 const ERROR_RESPONSES: Json = {
   '400': { $ref: '#/components/responses/BadRequest' },
   '401': { $ref: '#/components/responses/Unauthorized' },
@@ -63,8 +66,8 @@ function execOperation(repository: RepositoryIdentity, releases: string[], colle
     summary: `Render a ${collection.kind} (${collection.apiVersion})`,
     description: `${collection.description}\n\nTemplate variable: \`${collection.variable}\`. Sections:\n${sections}\n\nMaster sections are always rendered; each requested facet adds every section that carries it.`,
     parameters: [
-      { name: 'format', in: 'query', description: 'Manifest format.', schema: { type: 'string', enum: [...FORMATS], default: 'json' } },
-      { name: 'strict', in: 'query', description: 'Reject unknown input members and require every placeholder of the included sections.', schema: { type: 'boolean', default: false } },
+      FORMAT_PARAMETER,
+      STRICT_PARAMETER,
       { name: 'release', in: 'query', description: 'Release of the repository to render with; the latest by default.', schema: { type: 'string', enum: releases } },
     ],
     requestBody: {
@@ -142,10 +145,7 @@ function batchOperation(registry: BundleRegistry, vendor: string): Json {
     description:
       'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
       'The answer is a v1 List (format=json) or a stream of YAML documents (format=yaml), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
-    parameters: [
-      { name: 'format', in: 'query', schema: { type: 'string', enum: [...FORMATS], default: 'json' } },
-      { name: 'strict', in: 'query', schema: { type: 'boolean', default: false } },
-    ],
+    parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
     requestBody: {
       required: true,
       content: {
