@@ -29,15 +29,15 @@ describe('facetform build', () => {
   it('writes one bundle per repository release, and a schema and declarations per collection', () => {
     const files = Object.keys(snapshot(dist)).sort();
     expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual([
-      'config-and-storage-resources/v1/1.0.0/bundle.json',
+      'config-and-storage-resources/v1/1.1.0/bundle.json',
       'extend-resources/v1/1.0.0/bundle.json',
-      'service-resources/v1/1.0.0/bundle.json',
+      'service-resources/v1/1.1.0/bundle.json',
     ]);
-    expect(files.filter((file) => file.endsWith('.schema.json'))).toHaveLength(7);
-    expect(files.filter((file) => file.endsWith('.d.ts'))).toHaveLength(7);
+    expect(files.filter((file) => file.endsWith('.schema.json'))).toHaveLength(10);
+    expect(files.filter((file) => file.endsWith('.d.ts'))).toHaveLength(10);
     expect(files).toContain('index.json');
     const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8'));
-    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections.length)).toEqual([3, 1, 3]);
+    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections.length)).toEqual([5, 1, 4]);
   });
 
   it('changes no byte when built twice, into the same folder or a new one', async () => {
@@ -56,7 +56,7 @@ describe('facetform build', () => {
   });
 
   it('seals each bundle with the sha256 of its canonical content', () => {
-    const bundle = JSON.parse(readFileSync(path.join(dist, 'service-resources/v1/1.0.0/bundle.json'), 'utf8')) as Bundle;
+    const bundle = JSON.parse(readFileSync(path.join(dist, 'service-resources/v1/1.1.0/bundle.json'), 'utf8')) as Bundle;
     const { digest, ...content } = bundle;
     expect(digest).toBe(sha256(canonicalJson(content)));
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -76,8 +76,8 @@ describe('facetform build', () => {
     writeFileSync(section, readFileSync(section, 'utf8').replace('Sets how the Service is exposed', 'Chooses how the Service is exposed'));
     const run = await runCli(['build', '--repos', changed, '--out', out]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('service-resources release 1.0.0 is already built');
-    expect(run.stderr).toContain('to 1.0.1 (a fix) or 1.1.0 (an addition)');
+    expect(run.stderr).toContain('service-resources release 1.1.0 is already built');
+    expect(run.stderr).toContain('to 1.1.1 (a fix) or 1.2.0 (an addition)');
     expect(loadBundles(out)).toHaveLength(3);
   });
 

@@ -77,7 +77,7 @@ describe('facetform render', () => {
 
   it('names what exists when the repository or collection is unknown, and explains usage errors', async () => {
     expect((await facetform(['render', 'service-resources/servce', '--values', '-', '--bundles', dist], '{}')).stderr).toBe(
-      'facetform render: no collection servce in service-resources; known: endpoints, ingress, service\n',
+      'facetform render: no collection servce in service-resources; known: endpoints, ingress, ingressclass, service\n',
     );
     expect((await facetform(['render', 'nope/service', '--values', '-', '--bundles', dist], '{}')).stderr).toContain('known: config-and-storage-resources, extend-resources, service-resources');
     const usage = await facetform(['render', 'service-resources/service', '--bundles', dist]);

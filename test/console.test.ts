@@ -51,8 +51,8 @@ describe.skipIf(!existsSync(CHROMIUM))('console in a real browser', () => {
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
     await eventually(async () => (await page.locator('#collection option').count()) > 0, 'the collections');
-    await page.selectOption('#repository', { label: 'service-resources v1 (1.0.0)' });
-    await eventually(async () => (await page.locator('#collection option').count()) === 3, 'the service-resources collections');
+    await page.selectOption('#repository', { label: 'service-resources v1 (1.1.0)' });
+    await eventually(async () => (await page.locator('#collection option').count()) === 4, 'the service-resources collections');
     await page.selectOption('#collection', { label: 'service (Service)' });
     await eventually(async () => (await page.locator('#facet-list input').count()) === 7, 'the facets of service');
     expect(await page.locator('#facet-master').isChecked()).toBe(true);

@@ -41,7 +41,7 @@ describe('deploy/', () => {
     }
     const app = built.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'facetform')!;
     const container = app.spec.template.spec.containers[0];
-    expect(container.image).toBe('facetform:1.0.0');
+    expect(container.image).toBe('facetform:1.1.0');
     expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
     expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
     expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);

@@ -85,7 +85,7 @@ describe('generated input schemas', () => {
   });
 
   it('become TypeScript declarations with the same shape', () => {
-    const declarations = readFileSync(path.join(dist, 'service-resources/v1/1.0.0/types/service.d.ts'), 'utf8');
+    const declarations = readFileSync(path.join(dist, 'service-resources/v1/1.1.0/types/service.d.ts'), 'utf8');
     expect(declarations).toContain('export interface ServiceValues {');
     expect(declarations).toContain('ports?: ServicePort[];');
     expect(declarations).toMatch(/export interface ServicePort \{[\s\S]*?\n  port: number;/);

@@ -67,7 +67,7 @@ function lintStructure(repository: RepositorySource, contexts: CollectionContext
     lintCollectionDeclaration(context, report);
     for (const section of context.sections) {
       if (section.file.value !== undefined && section.section === undefined) {
-        report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Adding a section"');
+        report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Sections"');
       }
       lintFacets(section, report);
       lintReservedMembers(section, report);

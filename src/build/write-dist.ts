@@ -78,16 +78,25 @@ export class CompatibilityError extends Error {}
  * and a new release is judged against the one before it. Returns what each new release changes.
  */
 export function checkReleases(outDir: string, bundles: Bundle[]): string[] {
+  const conflicts: string[] = [];
   const refusals: string[] = [];
   const notes: string[] = [];
   for (const bundle of bundles) {
-    checkNotReleasedDifferently(outDir, bundle);
+    try {
+      checkNotReleasedDifferently(outDir, bundle);
+    } catch (error) {
+      if (!(error instanceof ReleaseConflictError)) throw error;
+      conflicts.push(error.message);
+      continue;
+    }
     if (existsSync(path.join(outDir, bundleDir(bundle), BUNDLE_FILE))) continue; // already released, unchanged
     const previous = previousRelease(outDir, bundle);
     if (previous === undefined) continue;
     const verdict = judgeRelease(previous, bundle);
     (verdict.ok ? notes : refusals).push(verdict.message);
   }
+  // Every repository's problem at once, so an author fixes them in one go.
+  if (conflicts.length > 0) throw new ReleaseConflictError([...conflicts, ...refusals].join('\n'));
   if (refusals.length > 0) throw new CompatibilityError(refusals.join('\n'));
   return notes;
 }

@@ -10,7 +10,7 @@ import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
+export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 let shared: Ajv | undefined;
 function ajv(): Ajv {
@@ -78,6 +78,9 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
         break;
       case 'type':
         detail = `must be ${String(error.params.type).split(',').join(' or ')}`;
+        break;
+      case 'format':
+        detail = error.params.format === 'byte' ? 'must be base64-encoded' : `must be a valid ${String(error.params.format)}`;
         break;
       default:
         detail = error.message ?? 'is invalid';

@@ -19,7 +19,7 @@ describe('batch exec', () => {
   it('renders a Service, Ingress, ConfigMap and PersistentVolumeClaim as a v1 List, in request order', async () => {
     const response = await server.request(BATCH, { method: 'POST', json: APP });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-facetform-release')).toBe('service-resources/v1/1.0.0, config-and-storage-resources/v1/1.0.0');
+    expect(response.headers.get('x-facetform-release')).toBe('service-resources/v1/1.1.0, config-and-storage-resources/v1/1.1.0');
     expect(response.headers.get('x-facetform-bundle-digest')!.split(', ')).toHaveLength(2);
     const list = (await response.json()) as any;
     expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
@@ -45,7 +45,7 @@ describe('batch exec', () => {
     expect(problem).toMatchObject({ status: 422, title: 'Invalid request' });
     expect(problem.errors).toEqual([
       { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master' },
-      { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume-claim, storageclass' },
+      { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass' },
       { pointer: '/values/web/spec/ports/0/port', detail: 'must be number' },
     ]);
   });

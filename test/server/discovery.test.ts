@@ -15,15 +15,15 @@ describe('discovery', () => {
     expect((await (await server.request('/apis/repos')).json()) as any).toEqual({ vendors: [{ name: 'facetform', href: BASE }] });
     const body = (await (await server.request(BASE)).json()) as any;
     expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
-    expect(body.repositories[2].apiVersions).toEqual([{ apiVersion: 'v1', latest: '1.0.0', releases: ['1.0.0'], href: `${BASE}/service-resources/v1/resources/collections` }]);
+    expect(body.repositories[2].apiVersions).toEqual([{ apiVersion: 'v1', latest: '1.1.0', releases: ['1.1.0'], href: `${BASE}/service-resources/v1/resources/collections` }]);
     expect((await problemOf(await server.request('/apis/repos/acme'))).detail).toBe('no vendor "acme"; known: facetform');
   });
 
   it('lists the collections of a repository with their facets', async () => {
     const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
-    expect(response.headers.get('x-facetform-release')).toBe('1.0.0');
+    expect(response.headers.get('x-facetform-release')).toBe('1.1.0');
     const body = (await response.json()) as any;
-    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0.0' });
+    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.1.0' });
     const service = body.collections.find((c: { name: string }) => c.name === 'service');
     expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
     expect(service.facets).toEqual(['addon:clusterip', 'addon:externalips', 'addon:externalname', 'addon:ports', 'addon:spec', 'addon:type', 'master']);
@@ -63,7 +63,7 @@ describe('OpenAPI document', () => {
 
   it('has one operation per exec path, with the API-key scheme, request schema, examples and error answers', () => {
     const execPaths = Object.keys(document.paths).filter((path) => path.endsWith('/exec') && path !== '/apis/repos/facetform/exec');
-    expect(execPaths).toHaveLength(7);
+    expect(execPaths).toHaveLength(10);
     expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
     const operation = document.paths[execPath('service-resources', 'service')].post;
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422']);

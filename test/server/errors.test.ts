@@ -58,7 +58,7 @@ describe('error answers', () => {
       [`/apis/repos/acme/service-resources/v1/resources/collections/service/exec`, 'no vendor "acme"; known: facetform'],
       [`${BASE}/service-resource/v1/resources/collections/service/exec`, 'no repository "service-resource"; known: config-and-storage-resources, extend-resources, service-resources'],
       [`${BASE}/service-resources/v9/resources/collections/service/exec`, 'no API version "v9"; known: v1'],
-      [`${BASE}/service-resources/v1/resources/collections/svc/exec`, 'no collection "svc"; known: endpoints, ingress, service'],
+      [`${BASE}/service-resources/v1/resources/collections/svc/exec`, 'no collection "svc"; known: endpoints, ingress, ingressclass, service'],
     ];
     for (const [path, detail] of cases) {
       const problem = await problemOf(await server.request(path, { method: 'POST', json: { values: {} } }));

@@ -6,7 +6,7 @@ import { checkManifest } from '../../src/manifest/kube-check.js';
 import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
-let seeds: Array<{ repository: string; collection: string; request: Record<string, unknown>; digest: string }>;
+let seeds: Array<{ repository: string; collection: string; request: Record<string, unknown>; digest: string; release: string }>;
 beforeAll(async () => {
   server = await startTestServer();
   seeds = loadBundles(await shippedBundles()).flatMap((loaded) =>
@@ -15,19 +15,20 @@ beforeAll(async () => {
       collection: collection.name,
       request: collection.examples.find((example) => example.name === 'seed')!.request,
       digest: loaded.bundle.digest,
+      release: loaded.bundle.repository.release,
     })),
   );
 });
 afterAll(() => server.close());
 
 describe('exec', () => {
-  it('answers the seed example of each of the seven collections with a manifest, in JSON and YAML', async () => {
-    expect(seeds.map((seed) => seed.collection).sort()).toEqual(['configmap', 'customresourcedefinition', 'endpoints', 'ingress', 'persistent-volume-claim', 'service', 'storageclass']);
+  it('answers the seed example of each of the seven collections, and of the three added since, with a manifest, in JSON and YAML', async () => {
+    expect(seeds.map((seed) => seed.collection).sort()).toEqual(['configmap', 'customresourcedefinition', 'endpoints', 'ingress', 'ingressclass', 'persistent-volume', 'persistent-volume-claim', 'secret', 'service', 'storageclass']);
     for (const seed of seeds) {
       const json = await server.request(execPath(seed.repository, seed.collection) + '?format=json', { method: 'POST', json: seed.request });
       expect(json.status, seed.collection).toBe(200);
       expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
-      expect(json.headers.get('x-facetform-release')).toBe('1.0.0');
+      expect(json.headers.get('x-facetform-release')).toBe(seed.release);
       expect(json.headers.get('x-facetform-bundle-digest')).toBe(seed.digest);
       const manifest = (await json.json()) as any;
       expect(Object.keys(manifest).slice(0, 3)).toEqual(['apiVersion', 'kind', 'metadata']);
@@ -155,9 +156,9 @@ describe('exec', () => {
 
   it('renders with a named release and says which release answered', async () => {
     const seed = seeds.find((s) => s.collection === 'service')!;
-    const named = await server.request(execPath('service-resources', 'service') + '?release=1.0.0', { method: 'POST', json: seed.request });
-    expect(named.headers.get('x-facetform-release')).toBe('1.0.0');
+    const named = await server.request(execPath('service-resources', 'service') + '?release=1.1.0', { method: 'POST', json: seed.request });
+    expect(named.headers.get('x-facetform-release')).toBe('1.1.0');
     const missing = await problemOf(await server.request(execPath('service-resources', 'service') + '?release=9.9.9', { method: 'POST', json: seed.request }));
-    expect(missing).toMatchObject({ status: 404, detail: 'no release "9.9.9"; known: 1.0.0' });
+    expect(missing).toMatchObject({ status: 404, detail: 'no release "9.9.9"; known: 1.1.0' });
   });
 });

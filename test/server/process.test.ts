@@ -208,7 +208,7 @@ describe('reload on SIGHUP', () => {
     const copy = tempDir();
     cpSync(dist, copy, { recursive: true });
     running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: 'reload-key-1' });
-    const file = path.join(copy, 'service-resources/v1/1.0.0/bundle.json');
+    const file = path.join(copy, 'service-resources/v1/1.1.0/bundle.json');
     writeFileSync(file, readFileSync(file, 'utf8').replace('"Service"', '"Servic"'));
     await hangUp(running, 'a bundle failed to load', 1);
     expect((await exec(running.url, 'reload-key-1')).status).toBe(200);
@@ -233,7 +233,7 @@ describe('bundles at start', () => {
   it('refuses to start when a bundle does not match its digest, naming the file', async () => {
     const broken = tempDir();
     cpSync(dist, broken, { recursive: true });
-    const file = path.join(broken, 'service-resources/v1/1.0.0/bundle.json');
+    const file = path.join(broken, 'service-resources/v1/1.1.0/bundle.json');
     writeFileSync(file, '{"format":"facetform.bundle/v1"');
     const result = await failedStart({ BUNDLES_DIR: broken, API_KEYS: 'some-long-key' });
     expect(result.code).toBe(1);

@@ -1,12 +1,14 @@
 /** Rules for `$values`: refinements of the generated input schema, keyed by placeholder path. */
 import { Ajv } from 'ajv';
+import { addFormats } from '../../schema/input-validator.js';
 import { placeholderSites } from '../../template/body.js';
 import { isPlainObject } from '../../util/json.js';
 import type { SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
 
 const HINT = 'write "$values": { "<path read by a placeholder>": { "schema": { ...JSON Schema... }, "required": true } }';
-const metaValidator = new Ajv({ strict: false });
+// The same formats as the validators the server compiles, so that a refinement means the same here.
+const metaValidator = addFormats(new Ajv({ strict: false }));
 
 export function lintRefinements(section: SectionContext, report: LintReport): void {
   const refinements = section.section?.$values;
