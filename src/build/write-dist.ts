@@ -17,7 +17,7 @@ import type { Bundle } from '../bundle/bundle.js';
 import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
 import { compareReleases } from '../bundle/registry.js';
 import { SEMVER_PATTERN as SEMVER } from '../lint/rules/declarations.js';
-import { judgeRelease } from './compatibility.js';
+import { judgeRelease, nextRelease } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 
 export class ReleaseConflictError extends Error {}
@@ -38,8 +38,7 @@ function writeIfChanged(file: string, text: string): void {
 }
 
 export function nextReleases(release: string): string {
-  const [major, minor, patch] = release.split(/[.-]/).map(Number) as [number, number, number];
-  return `${major}.${minor}.${patch + 1} (a fix) or ${major}.${minor + 1}.0 (an addition)`;
+  return `${nextRelease(release, 'patch')} (a fix) or ${nextRelease(release, 'minor')} (an addition)`;
 }
 
 export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): void {

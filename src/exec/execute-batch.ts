@@ -7,6 +7,7 @@
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
 import { RenderError, type Problem } from '../render/render-error.js';
+import { resolveVariable } from '../render/resolve.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { comparePointers, execute, requestShapeProblems } from './execute.js';
 
@@ -79,9 +80,8 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
       problems.push(found);
       return;
     }
-    const id = (globalvars as Record<string, string> | undefined)?.[found.plan.variable];
-    if (typeof id === 'string') used.add(id);
-    else if (Object.keys(values as object).length === 1) used.add(Object.keys(values as object)[0]!);
+    const resolved = resolveVariable(found.plan.variable, values, globalvars);
+    if (!('pointer' in resolved)) used.add(resolved.id);
     try {
       const result = execute(found, { facets: named.facets, values, globalvars }, options);
       manifests.push(result.manifest);

@@ -5,12 +5,14 @@
  */
 import type { Logger } from 'pino';
 import type { RateLimit } from '../config.js';
-import { RedisBuckets } from './redis-buckets.js';
+import type { RedisBuckets } from './redis-buckets.js';
 import { type Decision, LocalBuckets } from './token-bucket.js';
 
 export class RateLimiter {
   private readonly local: LocalBuckets;
-  private readonly redis: RedisBuckets | undefined;
+  private redis: RedisBuckets | undefined;
+  /** Resolves once the Redis client exists (it is loaded only when REDIS_URL is set). */
+  private readonly redisLoading: Promise<void> | undefined;
   private redisDown = false;
 
   constructor(
@@ -20,10 +22,13 @@ export class RateLimiter {
   ) {
     this.local = new LocalBuckets(rate);
     if (redisUrl !== undefined) {
-      this.redis = new RedisBuckets(redisUrl, rate);
-      // ioredis reports every failed reconnect; only the changes of state are worth a line.
-      this.redis.client.on('error', () => this.markDown());
-      this.redis.client.on('ready', () => this.markUp());
+      // Until the client is there, and whenever Redis is not ready, the local buckets answer.
+      this.redisLoading = import('./redis-buckets.js').then(({ RedisBuckets }) => {
+        this.redis = new RedisBuckets(redisUrl, rate);
+        // ioredis reports every failed reconnect; only the changes of state are worth a line.
+        this.redis.client.on('error', () => this.markDown());
+        this.redis.client.on('ready', () => this.markUp());
+      });
     }
   }
 
@@ -43,6 +48,7 @@ export class RateLimiter {
   }
 
   async close(): Promise<void> {
+    await this.redisLoading;
     await this.redis?.close();
   }
 
