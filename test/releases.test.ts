@@ -90,6 +90,14 @@ describe('releases', () => {
       expected: 'section data of settings now requires a value for /data',
     },
     {
+      what: 'a new section under an existing facet that requires a value',
+      files: {
+        [`${SECTIONS}/label.json`]: JSON.stringify({ facets: ['addon:data'], immutable: '{{ __SET_ID__.frozen }}', $values: { frozen: { required: true } } }),
+        [`${EXAMPLES}/basic.json`]: example(['addon:data'], { data: { A: '1' }, frozen: true }),
+      },
+      expected: 'adds section label to settings under existing facet addon:data, requiring /immutable: requests with that facet would have to send it',
+    },
+    {
       what: 'changing the kind',
       files: {
         [`${REPO}/settings/collection.json`]: JSON.stringify({ name: 'settings', variable: '__SET_ID__', kind: 'Secret', apiVersion: 'v1', description: 'Settings.' }),
@@ -109,18 +117,29 @@ describe('releases', () => {
     });
   }
 
-  it('accept a widened type as a minor release', async () => {
-    const narrow = repoCopy(DEMO_REPOS, { [`${SECTIONS}/data.json`]: JSON.stringify({ facets: ['addon:data'], data: '{{ __SET_ID__.data }}', $values: { data: { schema: { enum: [{ LOG_LEVEL: 'info', PORT: '8080' }] } } } }) });
+  it('accept a widened type as a minor release: a longer enum, also inside array items, an integer taking any number', async () => {
+    const tags = (values: string[], type: string) =>
+      JSON.stringify({ facets: ['addon:tags'], metadata2: { tags: '{{ __SET_ID__.tags }}', count: '{{ __SET_ID__.count }}' }, $values: { tags: { schema: { type: 'array', items: { enum: values } } }, count: { schema: { type } } } });
+    const narrow = repoCopy(DEMO_REPOS, { [`${SECTIONS}/tags.json`]: tags(['a'], 'integer'), [`${EXAMPLES}/tags.json`]: example(['addon:tags'], { tags: ['a'], count: 1 }) });
     const dist = await buildInto(narrow);
-    const wide = repoCopy(narrow, { [`${SECTIONS}/data.json`]: JSON.stringify({ facets: ['addon:data'], data: '{{ __SET_ID__.data }}', $values: { data: { schema: { enum: [{ LOG_LEVEL: 'info', PORT: '8080' }, { A: '1' }] } } } }), [`${REPO}/repository.json`]: declaration('1.1.0') });
+    const wide = repoCopy(narrow, { [`${SECTIONS}/tags.json`]: tags(['a', 'b'], 'number'), [`${REPO}/repository.json`]: declaration('1.1.0') });
     const run = await runCli(['build', '--repos', wide, '--out', dist]);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('widens the type of input data of settings');
+    expect(run.stdout).toContain('widens the type of input tags of settings; widens the type of input count of settings');
   });
 
   it('accept breaking changes under the next API version, kept beside the released one', async () => {
     const run = await release({ [`${EXAMPLES}/basic.json`]: example([], {}), [`${REPO}/repository.json`]: declaration('2.0.0', 'v2') }, [`${SECTIONS}/data.json`]);
     expect(run.code, run.stderr).toBe(0);
     expect(index(run.dist).bundles.map((entry) => `${entry.apiVersion} ${entry.release}`)).toEqual(['v1 1.0.0', 'v2 2.0.0']);
+  });
+});
+
+describe('release order', () => {
+  it('follows semver precedence, prereleases included', async () => {
+    const { compareReleases } = await import('../src/bundle/registry.js');
+    const sorted = ['1.0.0', '1.0.0-rc.10', '1.0.0-rc.2', '0.9.9', '1.0.0-rc-2', '1.0.0-rc-1', '1.0.0-alpha', '1.0.0-alpha.1', '1.10.0', '1.2.0'].sort(compareReleases);
+    // "rc" sorts before "rc-1" as ASCII, so every rc.N comes before rc-N.
+    expect(sorted).toEqual(['0.9.9', '1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-rc.2', '1.0.0-rc.10', '1.0.0-rc-1', '1.0.0-rc-2', '1.0.0', '1.2.0', '1.10.0']);
   });
 });

@@ -58,34 +58,67 @@ function requiredPaths(schema: Schema): Set<string> {
   return required;
 }
 
-/** A schema with descriptions and nested properties left out: what a leaf accepts, shallowly. */
-function shape(schema: Schema): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'description' || key === 'title' || key === 'properties' || key === 'required') continue;
-    out[key] = key === 'allOf' && Array.isArray(value) ? value.map((part) => (isPlainObject(part) ? shape(part as Schema) : part)) : value;
-  }
-  return out;
+const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'markdownDescription']);
+
+/** A schema without annotations: what it accepts, and nothing else. */
+function accepted(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(accepted);
+  if (!isPlainObject(schema)) return schema;
+  return Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)).map(([key, value]) => [key, accepted(value)]));
 }
 
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const typesOf = (schema: Record<string, unknown>): string[] | undefined => (schema.type === undefined ? undefined : ([] as string[]).concat(schema.type as string | string[]));
+
+/**
+ * Whether every value `before` accepts, `after` accepts too, judged keyword by keyword (a sound
+ * subset of JSON Schema's rules; whatever it cannot judge counts as narrowed). Nested properties are
+ * input paths of their own and are compared as such.
+ */
+function accepts(after: Record<string, unknown>, before: Record<string, unknown>): boolean {
+  if (same(after, before)) return true;
+  if (Array.isArray(after.allOf) && !Array.isArray(before.allOf)) {
+    // A new placeholder under an existing leaf adds a part: fine while the old leaf is one of the parts
+    // and the new parts require nothing.
+    const [kept, ...added] = after.allOf as Record<string, unknown>[];
+    return kept !== undefined && accepts(kept, before) && added.every((part) => part.required === undefined);
+  }
+  for (const key of new Set([...Object.keys(after), ...Object.keys(before)])) {
+    if (key === 'properties' || key === 'required') continue; // judged as input paths and required paths
+    const a = after[key];
+    const b = before[key];
+    if (a === undefined) continue; // a constraint dropped only widens
+    if (b === undefined) return false; // a constraint added narrows
+    if (same(a, b)) continue;
+    if (key === 'type') {
+      const [typesAfter, typesBefore] = [typesOf(after)!, typesOf(before)!];
+      if (!typesBefore.every((type) => typesAfter.includes(type) || (type === 'integer' && typesAfter.includes('number')))) return false;
+    } else if (key === 'enum') {
+      if (!(b as unknown[]).every((value) => (a as unknown[]).some((other) => same(other, value)))) return false;
+    } else if ((key === 'items' || key === 'additionalProperties') && isPlainObject(a) && isPlainObject(b)) {
+      if (!accepts(a, b)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 /** How a leaf's accepted values changed: not at all, widened, or anything else (breaking). */
 function compareLeaf(before: Schema, after: Schema): 'same' | 'wider' | 'changed' {
-  const a = shape(before);
-  const b = shape(after);
-  if (JSON.stringify(a) === JSON.stringify(b)) return 'same';
-  const rest = (schema: Record<string, unknown>) => JSON.stringify({ ...schema, type: undefined, enum: undefined });
-  if (rest(a) !== rest(b)) return 'changed';
-  const [typesBefore, typesAfter] = [typesOf(a), typesOf(b)];
-  const typesWider = typesAfter === undefined || (typesBefore !== undefined && typesBefore.every((type) => typesAfter.includes(type)));
-  const enumBefore = a.enum as unknown[] | undefined;
-  const enumAfter = b.enum as unknown[] | undefined;
-  const enumWider = enumAfter === undefined || (enumBefore !== undefined && enumBefore.every((value) => enumAfter.some((other) => JSON.stringify(other) === JSON.stringify(value))));
-  return typesWider && enumWider ? 'wider' : 'changed';
+  const a = accepted(before) as Record<string, unknown>;
+  const b = accepted(after) as Record<string, unknown>;
+  const shallow = (schema: Record<string, unknown>) => JSON.stringify({ ...schema, properties: undefined, required: undefined });
+  if (shallow(a) === shallow(b)) return 'same';
+  return accepts(b, a) ? 'wider' : 'changed';
 }
 
-function compareSections(collection: string, before: BundleSection[], after: BundleSection[], changes: Change[]): void {
+function compareSections(collection: string, before: BundleSection[], after: BundleSection[], facetsBefore: string[], changes: Change[]): void {
+  // A required placeholder reached by a facet callers already send would make their requests fail.
+  const requiredFor = (section: BundleSection, facets: string[]) => {
+    const existing = facets.filter((facet) => facetsBefore.includes(facet));
+    return existing.length > 0 && section.required.length > 0 ? existing : [];
+  };
   const next = new Map(after.map((section) => [section.name, section]));
   const previous = new Map(before.map((section) => [section.name, section]));
   for (const section of before) {
@@ -98,7 +131,14 @@ function compareSections(collection: string, before: BundleSection[], after: Bun
       if (!now.facets.includes(facet)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} no longer answers to facet ${facet}` });
     }
     for (const facet of now.facets) {
-      if (!section.facets.includes(facet)) changes.push({ level: 'minor', text: `section ${section.name} of ${collection} also answers to facet ${facet}` });
+      if (section.facets.includes(facet)) continue;
+      const breaking = requiredFor(now, [facet]).length > 0;
+      changes.push({
+        level: breaking ? 'breaking' : 'minor',
+        text: breaking
+          ? `section ${section.name} of ${collection} now answers to facet ${facet} and requires ${now.required.join(', ')}: requests with ${facet} would have to send it`
+          : `section ${section.name} of ${collection} also answers to facet ${facet}`,
+      });
     }
     for (const pointer of now.required) {
       if (!section.required.includes(pointer)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} now requires a value for ${pointer}` });
@@ -107,7 +147,13 @@ function compareSections(collection: string, before: BundleSection[], after: Bun
     if (section.description !== now.description) changes.push({ level: 'patch', text: `changes the description of section ${section.name} of ${collection}` });
   }
   for (const section of after) {
-    if (!previous.has(section.name)) changes.push({ level: 'minor', text: `adds section ${section.name} to ${collection}` });
+    if (previous.has(section.name)) continue;
+    const existing = requiredFor(section, section.facets);
+    changes.push(
+      existing.length > 0
+        ? { level: 'breaking', text: `adds section ${section.name} to ${collection} under existing facet ${existing.join(', ')}, requiring ${section.required.join(', ')}: requests with that facet would have to send it` }
+        : { level: 'minor', text: `adds section ${section.name} to ${collection}` },
+    );
   }
 }
 
@@ -118,7 +164,7 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
   }
   for (const facet of before.facets) if (!after.facets.includes(facet)) changes.push({ level: 'breaking', text: `removes facet ${facet} from ${name}` });
   for (const facet of after.facets) if (!before.facets.includes(facet)) changes.push({ level: 'minor', text: `adds facet ${facet} to ${name}` });
-  compareSections(name, before.sections, after.sections, changes);
+  compareSections(name, before.sections, after.sections, before.facets, changes);
 
   const pathsBefore = inputPaths(before.schema);
   const pathsAfter = inputPaths(after.schema);

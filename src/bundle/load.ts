@@ -52,7 +52,7 @@ export function loadBundleFile(file: string): LoadedBundle {
   } catch (error) {
     throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
   }
-  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections)) {
+  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof bundle.repository !== 'object' || bundle.repository === null) {
     throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
   }
   const digest = digestOf(bundle);
@@ -60,7 +60,12 @@ export function loadBundleFile(file: string): LoadedBundle {
     throw new BundleLoadError(file, `content does not match its digest (recorded ${bundle.digest}, computed ${digest}); the file was changed after the build`);
   }
   const collections = new Map<string, LoadedCollection>();
-  for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection, file));
+  try {
+    for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection, file));
+  } catch (error) {
+    // A bundle whose digest matches was written by a build; this guards against one that was not.
+    throw new BundleLoadError(file, `cannot be compiled: ${(error as Error).message}`);
+  }
   return { bundle, file, collections };
 }
 
@@ -76,7 +81,11 @@ export function loadBundles(distDir: string): LoadedBundle[] {
   } catch (error) {
     throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
   }
-  return index.bundles.map((entry) => {
+  const entries = (index as { bundles?: unknown }).bundles;
+  if (!Array.isArray(entries) || !entries.every((entry) => typeof entry?.path === 'string' && typeof entry?.digest === 'string' && !entry.path.split('/').includes('..'))) {
+    throw new BundleLoadError(indexFile, 'is not a facetform index: it needs a bundles list of { path, digest } inside dist/; rebuild it with `npm run build`');
+  }
+  return (entries as DistIndex['bundles']).map((entry) => {
     const loaded = loadBundleFile(path.join(distDir, entry.path));
     if (loaded.bundle.digest !== entry.digest) {
       throw new BundleLoadError(loaded.file, `digest ${loaded.bundle.digest} differs from the index's ${entry.digest}`);

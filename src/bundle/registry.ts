@@ -4,10 +4,12 @@
  */
 import type { LoadedBundle, LoadedCollection } from './load.js';
 
+/** Semver precedence: major, minor, patch, then a release after its prereleases, identifiers compared one by one. */
 export function compareReleases(a: string, b: string): number {
   const parse = (release: string) => {
-    const [core, pre] = release.split('-', 2) as [string, string | undefined];
-    return { parts: core.split('.').map(Number), pre };
+    const dash = release.indexOf('-');
+    const core = dash === -1 ? release : release.slice(0, dash);
+    return { parts: core.split('.').map(Number), pre: dash === -1 ? undefined : release.slice(dash + 1).split('.') };
   };
   const left = parse(a);
   const right = parse(b);
@@ -15,11 +17,20 @@ export function compareReleases(a: string, b: string): number {
     const difference = (left.parts[index] ?? 0) - (right.parts[index] ?? 0);
     if (difference !== 0) return difference;
   }
-  if (left.pre === right.pre) return 0;
-  if (left.pre === undefined) return 1; // 1.0.0 > 1.0.0-rc.1
-  if (right.pre === undefined) return -1;
-  return left.pre < right.pre ? -1 : 1;
+  if (left.pre === undefined || right.pre === undefined) return left.pre === right.pre ? 0 : left.pre === undefined ? 1 : -1;
+  for (let index = 0; index < Math.max(left.pre.length, right.pre.length); index++) {
+    const [x, y] = [left.pre[index], right.pre[index]];
+    if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
+    if (x === y) continue;
+    const [xNumber, yNumber] = [/^\d+$/.test(x), /^\d+$/.test(y)];
+    if (xNumber && yNumber) return Number(x) - Number(y);
+    if (xNumber !== yNumber) return xNumber ? -1 : 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
 }
+
+export const isPrerelease = (release: string) => release.includes('-');
 
 export type Lookup =
   | { found: LoadedCollection }
@@ -60,7 +71,8 @@ export class BundleRegistry {
     if (versions === undefined) return { missing: 'repository', name: repository, known: [...repositories.keys()].sort() };
     const releases = versions.get(apiVersion);
     if (releases === undefined) return { missing: 'apiVersion', name: apiVersion, known: [...versions.keys()].sort() };
-    if (release === undefined) return releases[0]!;
+    // The latest release serves by default; a prerelease only when there is nothing else.
+    if (release === undefined) return releases.find((loaded) => !isPrerelease(loaded.bundle.repository.release)) ?? releases[0]!;
     const named = releases.find((loaded) => loaded.bundle.repository.release === release);
     return named ?? { missing: 'release', name: release, known: releases.map((loaded) => loaded.bundle.repository.release) };
   }

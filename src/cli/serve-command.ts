@@ -8,7 +8,7 @@ import { BundleLoadError } from '../bundle/load.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import { announceListening, isWorker, runPrimary } from '../server/cluster.js';
+import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, receiveKey, runPrimary } from '../server/cluster.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { reload } from '../server/reload.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
@@ -84,18 +84,24 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     }
     throw error;
   }
-  logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
-  if (isWorker()) announceListening(running.url);
-  else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
-
   process.on('SIGHUP', () => {
     logger.info('SIGHUP: reloading API keys and bundles');
-    reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])] });
+    try {
+      reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])] });
+    } catch (error) {
+      logger.error({ err: error }, 'reload failed; the server goes on with what it had');
+    }
   });
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+  // Signals are handled before anyone is told the server is up: a signal sent on that news must not
+  // meet Node's default, which ends the process.
+  const stopped = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
+  logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
+  if (isWorker()) announceListening(running.url);
+  else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
+  const signal = await stopped;
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
   await running.close(config.shutdownTimeoutMs);
   logger.info('stopped');
@@ -107,8 +113,16 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   parseCommandArgs(args, {});
   const config = readConfigOrExplain(env);
   if (isWorker()) {
-    // The primary built and checked the bundles and passes the key it made, if any.
-    const code = await serve(config, io, config.bundlesDir!, loadRegistry(config.bundlesDir!), env.FACETFORM_GENERATED_KEY);
+    // The primary built and checked the bundles and sends the key it made, if any.
+    const key = env[KEY_FROM_PRIMARY_ENV] === '1' ? await receiveKey() : undefined;
+    let registry: BundleRegistry;
+    try {
+      registry = loadRegistry(config.bundlesDir!);
+    } catch (error) {
+      if (error instanceof BundleLoadError) throw new CliError(`worker ${process.pid}: ${error.message}`, 1);
+      throw error;
+    }
+    const code = await serve(config, io, config.bundlesDir!, registry, key);
     process.disconnect?.(); // the channel to the primary would keep this process alive
     return code;
   }
@@ -117,7 +131,8 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   if (config.workers === 1) return serve(config, io, distDir, registry, key);
   return runPrimary({
     workers: config.workers,
-    env: { BUNDLES_DIR: distDir, ...(key === undefined ? {} : { FACETFORM_GENERATED_KEY: key }) },
+    env: { BUNDLES_DIR: distDir },
+    key,
     onListening: (url) => io.err(`facetform serving ${describe(registry)} on ${url} with ${config.workers} workers\n`),
     say: (text) => io.err(text),
   });

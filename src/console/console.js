@@ -257,17 +257,29 @@ function valuesChanged() {
   scheduleRender();
 }
 
+const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
 $('values-json').addEventListener('input', () => {
   const error = document.querySelector('[data-error-for="/values/json"]');
+  let parsed;
   try {
-    state.values = JSON.parse($('values-json').value);
-    error.hidden = true;
-    scheduleRender();
+    parsed = JSON.parse($('values-json').value);
   } catch (parseError) {
     error.textContent = `not valid JSON: ${parseError.message}`;
     error.hidden = false;
+    return;
   }
+  if (!isObject(parsed)) {
+    error.textContent = 'values must be an object: { "<id>": { …input values… } }';
+    error.hidden = false;
+    return;
+  }
+  state.values = parsed;
+  error.hidden = true;
+  scheduleRender();
 });
+
+const jsonMode = () => document.querySelector('input[name="mode"]:checked').value === 'json';
 
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => {
@@ -295,6 +307,8 @@ function scheduleRender() {
 }
 
 function clearErrors() {
+  $('json-errors').replaceChildren();
+  $('json-errors').hidden = true;
   for (const element of document.querySelectorAll('.field-error')) {
     if (element.dataset.errorFor === '/values/json') continue;
     if (element.dataset.dynamic) element.remove();
@@ -304,10 +318,18 @@ function clearErrors() {
     element.removeAttribute('aria-invalid');
     element.removeAttribute('aria-errormessage');
   }
+  for (const element of document.querySelectorAll('fieldset[aria-describedby^="error-"]')) element.removeAttribute('aria-describedby');
 }
 
-/** Puts an error next to the field its pointer names, or the nearest enclosing one. */
+/** Puts an error next to the field its pointer names, or the nearest enclosing one; in JSON mode, under the editor. */
 function showError(pointer, detail) {
+  if (jsonMode() && pointer.startsWith('/values')) {
+    const item = document.createElement('li');
+    item.textContent = `${pointer}: ${detail}`;
+    $('json-errors').append(item);
+    $('json-errors').hidden = false;
+    return;
+  }
   const fixed = document.querySelector(`[data-error-for="${CSS.escape(pointer.startsWith('/facets') ? '/facets' : pointer)}"]`);
   if (fixed && !fixed.dataset.dynamic) {
     fixed.textContent = pointer.startsWith('/facets') ? `${pointer}: ${detail}` : detail;
@@ -332,8 +354,10 @@ function showError(pointer, detail) {
     general.hidden = false;
     return;
   }
-  if (target.tagName === 'FIELDSET') target.append(message);
-  else {
+  if (target.tagName === 'FIELDSET') {
+    target.append(message);
+    target.setAttribute('aria-describedby', message.id);
+  } else {
     target.setAttribute('aria-invalid', 'true');
     target.setAttribute('aria-errormessage', message.id);
     target.closest('.field').append(message);

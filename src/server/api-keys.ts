@@ -47,7 +47,8 @@ export class ApiKeys {
   constructor(private entries: KeyEntry[]) {}
 
   static fromPlainKeys(keys: string[]): ApiKeys {
-    return new ApiKeys(keys.map((key, index) => ({ name: `key-${index + 1}`, hash: hashKey(key) })));
+    // Named API_KEYS#1, #2, …: a name a key file cannot hold, so the two never share a rate budget.
+    return new ApiKeys(keys.map((key, index) => ({ name: `API_KEYS#${index + 1}`, hash: hashKey(key) })));
   }
 
   static fromFile(file: string): ApiKeys {

@@ -22,9 +22,32 @@ export function announceListening(url: string): void {
   process.send?.({ type: 'facetform:listening', url } satisfies ListeningMessage);
 }
 
+/** The key the primary made, sent over the IPC channel rather than the environment, which others can read. */
+interface KeyMessage {
+  type: 'facetform:key';
+  key: string;
+}
+
+export const KEY_FROM_PRIMARY_ENV = 'FACETFORM_KEY_FROM_PRIMARY';
+
+export function receiveKey(): Promise<string> {
+  return new Promise((resolve) => {
+    const listen = (message: KeyMessage) => {
+      if (message?.type !== 'facetform:key') return;
+      process.off('message', listen);
+      resolve(message.key);
+    };
+    process.on('message', listen);
+    // Asked for once listening: a message sent before a listener is there would be lost.
+    process.send?.({ type: 'facetform:want-key' });
+  });
+}
+
 export interface PrimaryOptions {
   workers: number;
   env: Record<string, string>;
+  /** A key made for this run, handed to each worker over IPC. */
+  key?: string | undefined;
   /** Told once, when the first worker listens. */
   onListening(url: string): void;
   /** Human messages. */
@@ -36,11 +59,14 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
   return new Promise((resolve) => {
     let stopping = false;
     let listening = 0;
+    // A worker that keeps dying (a broken dist/, a full disk) is restarted ever more slowly.
+    let restartDelayMs = 0;
+    let lastRestart = 0;
     const fork = (): Worker => {
-      const worker = cluster.fork({ ...options.env, [WORKER_ENV]: '1' });
-      worker.on('message', (message: ListeningMessage) => {
-        if (message?.type !== 'facetform:listening') return;
-        if (listening++ === 0) options.onListening(message.url);
+      const worker = cluster.fork({ ...options.env, [WORKER_ENV]: '1', ...(options.key === undefined ? {} : { [KEY_FROM_PRIMARY_ENV]: '1' }) });
+      worker.on('message', (message: ListeningMessage | { type: 'facetform:want-key' }) => {
+        if (message?.type === 'facetform:want-key' && options.key !== undefined) worker.send({ type: 'facetform:key', key: options.key } satisfies KeyMessage);
+        if (message?.type === 'facetform:listening' && listening++ === 0) options.onListening(message.url);
       });
       return worker;
     };
@@ -59,8 +85,13 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         resolve(1);
         return;
       }
-      options.say(`worker ${worker.process.pid} exited (${signal ?? code}); starting another\n`);
-      fork();
+      const now = Date.now();
+      restartDelayMs = now - lastRestart > 30_000 ? 0 : Math.min(Math.max(restartDelayMs * 2, 250), 30_000);
+      lastRestart = now;
+      options.say(`worker ${worker.process.pid} exited (${signal ?? code}); starting another${restartDelayMs > 0 ? ` in ${restartDelayMs} ms` : ''}\n`);
+      setTimeout(() => {
+        if (!stopping) fork();
+      }, restartDelayMs).unref();
     });
 
     process.on('SIGHUP', () => {

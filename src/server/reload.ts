@@ -40,8 +40,9 @@ export function reload(state: ServerState, sources: ReloadSources): ReloadOutcom
     outcome.bundles = 'reloaded';
     state.logger.info({ bundles: registry.bundles.map((loaded) => `${loaded.bundle.repository.name}/${loaded.bundle.repository.apiVersion}/${loaded.bundle.repository.release}`) }, 'reload: bundles loaded');
   } catch (error) {
-    if (!(error instanceof BundleLoadError)) throw error;
-    state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
+    // Whatever went wrong, a reload must never take down a server that is serving.
+    if (error instanceof BundleLoadError) state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
+    else state.logger.error({ err: error }, 'reload: failed; the previous bundles keep serving');
   }
   return outcome;
 }

@@ -79,4 +79,14 @@ describe('batch exec', () => {
     expect(response.headers.get('warning')).toBe('299 - "values entry \\"spare\\" is not read by any resource"');
     expect((await problemOf(await server.request('/apis/repos/acme/exec', { method: 'POST', json: APP }))).status).toBe(404);
   });
+
+  it('keeps those warnings short however long and many the unused ids are', async () => {
+    const spare = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`${index}${'x'.repeat(30_000)}`, { metadata: { name: 'x' } }]));
+    const response = await server.request(BATCH, { method: 'POST', json: { ...APP, values: { ...APP.values, ...spare } } });
+    expect(response.status).toBe(200);
+    const warnings = response.headers.get('warning')!.split(/, (?=299 )/);
+    expect(warnings).toHaveLength(21);
+    expect(warnings[20]).toBe('299 - "5 more values entries are not read by any resource"');
+    expect(response.headers.get('warning')!.length).toBeLessThan(8000);
+  });
 });

@@ -20,7 +20,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const VARIABLES = ['__SVC_ID__', '__ING_ID__', '__EP_ID__', '__SC_ID__', '__PVC_ID__', '__CM_ID__', '__CRD_ID__'];
+// Variables of every served collection, and the variable-shaped names that are none of them.
+const VARIABLES = ['__SVC_ID__', '__ING_ID__', '__INGCLASS_ID__', '__EP_ID__', '__SC_ID__', '__PVC_ID__', '__PV_ID__', '__CM_ID__', '__SECRET_ID__', '__CRD_ID__', '__NOPE_ID__'];
 const hostileKey = fc.oneof(
   fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'metadata', 'spec', 'name', 'ports', 'data', '0', '', '~1/', '{{ __SVC_ID__.x }}'),
   fc.string({ unit: 'binary', maxLength: 12 }),
@@ -66,6 +67,33 @@ const plantedService = fc.tuple(fc.constantFrom('metadata', 'metadata.name', 'me
   node[path.at(-1)!] = planted;
   return { facets: ['addon:spec'], values: { web: input }, globalvars: { __SVC_ID__: 'web' } };
 });
+/** Batch bodies: resources of every shape, sharing hostile values. */
+const batchText = fc
+  .record({
+    resources: fc.oneof(
+      json,
+      fc.array(
+        fc.oneof(
+          json,
+          fc.record(
+            {
+              repository: fc.oneof(fc.constantFrom('service-resources', 'config-and-storage-resources', 'extend-resources', 'nope'), oddString),
+              collection: fc.oneof(fc.constantFrom('service', 'ingress', 'configmap', 'secret', 'persistent-volume', 'ingressclass', 'nope'), oddString),
+              facets: fc.oneof(json, fc.array(fc.constantFrom('master', 'addon:spec', 'addon:data', 'addon:ports', 'addon:x'), { maxLength: 3 })),
+              apiVersion: fc.oneof(fc.constantFrom('v1', 'v2'), oddString),
+              release: fc.oneof(fc.constantFrom('1.0.0', '1.1.0', '9.9.9'), oddString),
+            },
+            { requiredKeys: [] },
+          ),
+        ),
+        { maxLength: 6 },
+      ),
+    ),
+    values,
+    globalvars: fc.oneof(json, fc.dictionary(fc.constantFrom(...VARIABLES), hostileKey, { maxKeys: 4 })),
+  })
+  .map((body) => JSON.stringify(body));
+
 const text = fc.oneof(
   { weight: 6, arbitrary: body.map((value) => JSON.stringify(value) ?? 'null') },
   { weight: 4, arbitrary: plantedService.map((value) => JSON.stringify(value)) },
@@ -85,11 +113,13 @@ const contentType = fc.oneof(
 
 
 describe('hostile input against the running server', () => {
-  it(`answers ${RUNS} generated requests with a manifest or a 4xx problem+json, and leaves Object.prototype alone`, async () => {
+  it(`answers ${RUNS} generated requests, single and batch, with a manifest or a 4xx problem+json, and leaves Object.prototype alone`, async () => {
     const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
     const counts = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constant(PATHS[0]!), fc.constantFrom(...PATHS)), query, contentType, text, async (path, search, type, payload) => {
+      fc.asyncProperty(fc.oneof(fc.constant(PATHS[0]!), fc.constantFrom(...PATHS)), query, contentType, fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: batchText }), async (path, search, type, payload) => {
+        // Batch bodies go to the batch route.
+        if (payload.startsWith('{"resources"')) path = `${BASE}/exec`;
         const headers: Record<string, string> = { 'X-APIKEY': KEY };
         if (type !== '') headers['Content-Type'] = type;
         const response = await fetch(server.url + path + search, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(10_000) });

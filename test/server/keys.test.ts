@@ -45,8 +45,8 @@ describe('API keys', () => {
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'third-key-9012' } })).status).toBe(401);
     const requests = server.logs.filter((line) => line.msg === 'request');
     expect(requests.map((line) => [line.status, line.key])).toEqual([
-      [200, 'key-1'],
-      [200, 'key-2'],
+      [200, 'API_KEYS#1'],
+      [200, 'API_KEYS#2'],
       [401, undefined],
     ]);
     const everything = JSON.stringify(server.logs);

@@ -29,7 +29,7 @@ async function hangUp(server: ServerProcess, text: string, count: number): Promi
   server.child.kill('SIGHUP');
   const lines = () => server.stdout().split('\n').filter((line) => line.includes(text)).length;
   for (let waited = 0; lines() < count && waited < 5000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
-  expect(lines()).toBe(count);
+  expect(lines(), server.stdout() + server.stderr()).toBe(count);
 }
 
 const exec = (url: string, key: string) =>
@@ -63,7 +63,7 @@ describe('facetform serve', () => {
     // Log lines are written in batches, at least every 250 ms.
     for (let waited = 0; !running.stdout().includes('"msg":"request"') && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
     const lines = running.stdout().trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', status: 200, key: 'key-2', route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec' });
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', status: 200, key: 'API_KEYS#2', route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec' });
     expect(running.stdout()).not.toContain('k-two-secret');
   });
 
@@ -202,6 +202,30 @@ describe('reload on SIGHUP', () => {
     writeFileSync(file, 'this is not a key line\n');
     await hangUp(running, 'API_KEYS_FILE could not be read', 1);
     expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+  });
+
+  it('answers every request through SIGHUPs under load, one of them with an index that is not an index', async () => {
+    const copy = tempDir();
+    cpSync(dist, copy, { recursive: true });
+    running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: 'reload-load-key', RATE_LIMIT: '1000000/s' });
+    const url = running.url;
+    let stop = false;
+    const statuses: number[] = [];
+    const worker = async () => {
+      while (!stop) statuses.push((await exec(url, 'reload-load-key')).status);
+    };
+    const workers = Array.from({ length: 8 }, worker);
+    for (let round = 1; round <= 3; round++) await hangUp(running, 'reload: bundles loaded', round);
+    const index = readFileSync(path.join(copy, 'index.json'), 'utf8');
+    writeFileSync(path.join(copy, 'index.json'), '{"format":"facetform.index/v1"}');
+    await hangUp(running, 'reload: a bundle failed to load', 1);
+    writeFileSync(path.join(copy, 'index.json'), index);
+    await hangUp(running, 'reload: bundles loaded', 4);
+    stop = true;
+    await Promise.all(workers);
+    expect(running.child.exitCode).toBeNull();
+    expect(statuses.length).toBeGreaterThan(100);
+    expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
   it('keeps serving the old bundles when a new one is corrupt, and logs the file', async () => {

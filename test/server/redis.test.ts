@@ -27,7 +27,8 @@ async function alternate(servers: ServerProcess[], total: number): Promise<numbe
   return statuses;
 }
 
-describe.skipIf(!hasRedis)('rate limits shared through Redis', () => {
+// CI installs redis-server (.ci/run): there a missing server fails the test instead of skipping it.
+describe.skipIf(!hasRedis && process.env.CI !== 'true')('rate limits shared through Redis', () => {
   it('hold one budget across two servers, fall back to local limits while Redis is down, and share again when it is back', async () => {
     const port = await freePort();
     redis = await startRedis(port);

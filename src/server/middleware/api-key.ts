@@ -11,7 +11,7 @@ import type { ServerState } from '../state.js';
 export const API_KEY_HEADER = 'X-APIKEY';
 
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', ...CONSOLE_PATHS]);
-const PUBLIC_PREFIXES = ['/problems/'];
+const PUBLIC_PREFIXES = ['/problems/', '/console/'];
 
 export function isPublic(path: string): boolean {
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));

@@ -18,14 +18,27 @@ export function warningHeader(text: string): string {
 const MAX_WARNINGS = 20;
 const MAX_POINTER_LENGTH = 200;
 
-export function unknownFieldWarnings(pointers: string[]): string[] {
-  const shown = pointers.slice(0, MAX_WARNINGS).map((pointer) => {
-    const text = pointer.length > MAX_POINTER_LENGTH ? `${pointer.slice(0, MAX_POINTER_LENGTH)}…` : pointer;
-    return warningHeader(`unknown field "${text}"`);
-  });
-  const more = pointers.length - shown.length;
-  if (more > 0) shown.push(warningHeader(`${more}${pointers.length >= UNKNOWN_MEMBER_LIMIT ? ' or more' : ''} more unknown fields`));
+/** Warning headers from texts: at most MAX_WARNINGS, each cut to a readable length, then a count of the rest. */
+export function warningHeaders(texts: string[], rest: (count: number) => string): string[] {
+  const shown = texts.slice(0, MAX_WARNINGS).map((text) => warningHeader(text));
+  if (texts.length > shown.length) shown.push(warningHeader(rest(texts.length - shown.length)));
   return shown;
+}
+
+const cut = (text: string) => (text.length > MAX_POINTER_LENGTH ? `${text.slice(0, MAX_POINTER_LENGTH)}…` : text);
+
+export function unknownFieldWarnings(pointers: string[]): string[] {
+  return warningHeaders(
+    pointers.map((pointer) => `unknown field "${cut(pointer)}"`),
+    (count) => `${count}${pointers.length >= UNKNOWN_MEMBER_LIMIT ? ' or more' : ''} more unknown fields`,
+  );
+}
+
+export function unusedValuesWarnings(ids: string[]): string[] {
+  return warningHeaders(
+    ids.map((id) => `values entry "${cut(id)}" is not read by any resource`),
+    (count) => `${count} more values entries are not read by any resource`,
+  );
 }
 
 function booleanParam(value: string | undefined, name: string): boolean {

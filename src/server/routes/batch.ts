@@ -10,7 +10,7 @@ import { jsonBody } from '../middleware/json-body.js';
 import { requestLimits } from '../middleware/request-limits.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
-import { CONTENT_TYPES, formatParam, invalidRequest, strictParam, unknownFieldWarnings, warningHeader } from './answer.js';
+import { CONTENT_TYPES, formatParam, invalidRequest, strictParam, unknownFieldWarnings, unusedValuesWarnings } from './answer.js';
 
 export const BATCH_PATH = '/apis/repos/:vendor/exec';
 
@@ -38,7 +38,7 @@ export function batchRoutes(router: Router, state: ServerState): void {
     // Which releases rendered, in request order: repository/apiVersion/release and digest.
     ctx.set('X-Facetform-Release', result.bundles.map((bundle) => `${bundle.repository.name}/${bundle.repository.apiVersion}/${bundle.repository.release}`).join(', '));
     ctx.set('X-Facetform-Bundle-Digest', result.bundles.map((bundle) => bundle.digest).join(', '));
-    const warnings = [...unknownFieldWarnings(result.unknownMembers), ...result.unusedValues.slice(0, 20).map((id) => warningHeader(`values entry "${id}" is not read by any resource`))];
+    const warnings = [...unknownFieldWarnings(result.unknownMembers), ...unusedValuesWarnings(result.unusedValues)];
     if (warnings.length > 0) ctx.set('Warning', warnings);
     ctx.set('Content-Type', CONTENT_TYPES[format]);
     ctx.body = formatManifestList(result.manifests, format);

@@ -5,7 +5,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
-import { compareReleases } from '../../bundle/registry.js';
+import { compareReleases, isPrerelease } from '../../bundle/registry.js';
 import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { COLLECTION_PATH } from './exec.js';
@@ -31,7 +31,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
           description: [...versions.values()][0]![0]!.bundle.repository.description,
           apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
             apiVersion,
-            latest: bundles[0]!.bundle.repository.release,
+            latest: (bundles.find((loaded) => !isPrerelease(loaded.bundle.repository.release)) ?? bundles[0]!).bundle.repository.release,
             releases: bundles.map((loaded) => loaded.bundle.repository.release).sort(compareReleases),
             href: `/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections`,
           })),
