@@ -63,7 +63,7 @@ describe('rate limits', () => {
 
 describe('request limits', () => {
   it('cap the number of values entries and the length of strings, naming each breach', async () => {
-    server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100 } } });
+    server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxResources: 50 } } });
     const values = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [id, { metadata: { name: id } }]));
     const many = await problemOf(await server.request(SERVICE, { method: 'POST', json: { values, globalvars: { __SVC_ID__: 'a' } } }));
     expect(many).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/values', detail: 'has 4 entries; at most 3' }] });
