@@ -8,7 +8,7 @@ import { type Bundle, type BundleCollection, BUNDLE_FORMAT, sealBundle } from '.
 import { execute, requestShapeProblems } from '../exec/execute.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../lint/rules/declarations.js';
 import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
-import { contentOnly, lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
+import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
 import { lintRefinements } from '../lint/rules/refinements.js';
 import type { CollectionContext, SectionContext } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
@@ -20,7 +20,7 @@ import type { SourceFile } from '../repository/source-file.js';
 import { generateInputSchema, isRefinementMap } from '../schema/input-schema.js';
 import { InputValidator } from '../schema/input-validator.js';
 import { KubeTypes } from '../schema/kube-types.js';
-import { parseBody, placeholderSites } from '../template/body.js';
+import { contentOf, parseBody, placeholderSites } from '../template/body.js';
 import { fromPointer, isPlainObject, type JsonObject } from '../util/json.js';
 
 export interface CompileResult {
@@ -35,7 +35,7 @@ function sectionContext(named: { name: string; file: SourceFile }): SectionConte
   if (!isPlainObject(value)) return { ...named, section: undefined, template: undefined, facets: [], master: false };
   const section = value as JsonObject;
   const facets = Array.isArray(section.facets) ? section.facets.filter((facet): facet is string => typeof facet === 'string') : [];
-  const template = parseBody(contentOnly(section)) as SectionContext['template'];
+  const template = parseBody(contentOf(section)) as SectionContext['template'];
   return { ...named, section, template, facets, master: facets.includes(MASTER_FACET) };
 }
 
@@ -103,7 +103,7 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
   const declaration = context.declaration as { name: string; variable: string; kind: string; apiVersion: string; description: string };
   const sections = context.sections.map((section) => ({
     context: section,
-    content: contentOnly(section.section!),
+    content: contentOf(section.section!),
     sites: placeholderSites(section.template!),
   }));
   const generated = generateInputSchema(

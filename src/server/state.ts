@@ -19,10 +19,3 @@ export interface ServerState {
   /** The OpenAPI document of the loaded bundles, made on first request and kept until a reload. */
   openapi(): string;
 }
-
-/** Per-request state on ctx.state. */
-export interface RequestState {
-  requestId: string;
-  keyName?: string;
-  body?: unknown;
-}

@@ -1,5 +1,5 @@
 /** Rules for one section file: its facets, reserved members, member names and placeholders. */
-import { isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
+import { contentOf, isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
 import { referenceToString, VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
 import type { CollectionContext, SectionContext } from '../context.js';
@@ -78,7 +78,7 @@ export function lintMemberNames(section: SectionContext, report: LintReport): vo
 export function lintPlaceholders(context: CollectionContext, section: SectionContext, report: LintReport): void {
   if (section.section === undefined || section.template === undefined) return;
   const errors: BodySyntaxError[] = [];
-  parseBody(contentOnly(section.section), errors);
+  parseBody(contentOf(section.section), errors);
   for (const { at, error } of errors) {
     report.error(section.file, section.file.locateInString(at, error.offset), `malformed placeholder: ${error.message}`, error.hint);
   }
@@ -103,8 +103,4 @@ export function lintPlaceholders(context: CollectionContext, section: SectionCon
       }
     }
   }
-}
-
-export function contentOnly(section: JsonObject): JsonObject {
-  return Object.fromEntries(Object.entries(section).filter(([name]) => isContentMember(name))) as JsonObject;
 }
