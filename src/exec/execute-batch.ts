@@ -7,7 +7,6 @@
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
 import { RenderError, type Problem } from '../render/render-error.js';
-import { resolveVariable } from '../render/resolve.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { comparePointers, execute, requestShapeProblems } from './execute.js';
 
@@ -80,10 +79,9 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
       problems.push(found);
       return;
     }
-    const resolved = resolveVariable(found.plan.variable, values, globalvars);
-    if (!('pointer' in resolved)) used.add(resolved.id);
     try {
       const result = execute(found, { facets: named.facets, values, globalvars }, options);
+      used.add(result.valuesId);
       manifests.push(result.manifest);
       if (!bundles.includes(found.bundle)) bundles.push(found.bundle);
       for (const member of result.unknownMembers) unknown.add(member);

@@ -18,6 +18,8 @@ export interface ExecResult {
   manifest: JsonObject;
   /** JSON Pointers of input members the schema does not know. */
   unknownMembers: string[];
+  /** The key of values the collection's variable read. */
+  valuesId: string;
 }
 
 /** Checks the shape of an exec request body: `facets` strings, `values` objects, `globalvars` strings. */
@@ -57,11 +59,13 @@ export function execute(collection: Executable, body: unknown, options: { strict
 
   let manifest: JsonObject | undefined;
   let unknownMembers: string[] = [];
+  let valuesId = '';
   if (isPlainObject(values) && (globalvars === undefined || isPlainObject(globalvars))) {
     const resolved = resolveVariable(collection.plan.variable, values, globalvars);
     if ('pointer' in resolved) {
       problems.push(resolved);
     } else {
+      valuesId = resolved.id;
       const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
       problems.push(...check.problems);
       unknownMembers = check.unknown;
@@ -79,7 +83,7 @@ export function execute(collection: Executable, body: unknown, options: { strict
   if (problems.length > 0 || manifest === undefined) {
     throw new RenderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', onePerPointer(problems));
   }
-  return { manifest, unknownMembers };
+  return { manifest, unknownMembers, valuesId };
 }
 
 /** One problem per pointer (the first: the schema's word before the render's), in body order. */

@@ -14,8 +14,9 @@ export interface ResolvedVariable {
 
 export function resolveVariable(variable: string, values: unknown, globalvars: unknown): ResolvedVariable | Problem {
   const valuesObject = isPlainObject(values) ? values : {};
-  const ids = Object.keys(valuesObject);
   const mapped = ownMember(globalvars, variable);
+  // Listing the keys costs a little on every request; only the fallback and the errors need them.
+  const ids = mapped === undefined || !Object.hasOwn(valuesObject, String(mapped)) ? Object.keys(valuesObject) : [];
   let id: string;
   if (mapped === undefined) {
     if (ids.length !== 1) {
