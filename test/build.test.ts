@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256, type Bundle } from '../src/bundle/bundle.js';
 import { loadBundles } from '../src/bundle/load.js';
 import { buildInto, runCli } from './helpers/build.js';
-import { repoCopy, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
+import { declaredRelease, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
 function snapshot(dir: string): Record<string, string> {
   const files: Record<string, string> = {};
@@ -28,16 +28,14 @@ beforeAll(async () => {
 describe('facetform build', () => {
   it('writes one bundle per repository release, and a schema and declarations per collection', () => {
     const files = Object.keys(snapshot(dist)).sort();
-    expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual([
-      'config-and-storage-resources/v1/1.1.0/bundle.json',
-      'extend-resources/v1/1.0.0/bundle.json',
-      'service-resources/v1/1.1.0/bundle.json',
-    ]);
-    expect(files.filter((file) => file.endsWith('.schema.json'))).toHaveLength(10);
-    expect(files.filter((file) => file.endsWith('.d.ts'))).toHaveLength(10);
+    const repositories = repositoriesIn();
+    const collections = repositories.flatMap((repository) => repository.collections.map((collection) => `${repository.name}/v1/${repository.release}/%/${collection}`));
+    expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual(repositories.map((repository) => `${repository.name}/v1/${repository.release}/bundle.json`));
+    expect(files.filter((file) => file.endsWith('.schema.json'))).toEqual(collections.map((file) => file.replace('%', 'schemas') + '.schema.json').sort());
+    expect(files.filter((file) => file.endsWith('.d.ts'))).toEqual(collections.map((file) => file.replace('%', 'types') + '.d.ts').sort());
     expect(files).toContain('index.json');
     const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8'));
-    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections.length)).toEqual([5, 1, 4]);
+    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections)).toEqual(repositories.map((repository) => repository.collections));
   });
 
   it('changes no byte when built twice, into the same folder or a new one', async () => {
@@ -56,7 +54,7 @@ describe('facetform build', () => {
   });
 
   it('seals each bundle with the sha256 of its canonical content', () => {
-    const bundle = JSON.parse(readFileSync(path.join(dist, 'service-resources/v1/1.1.0/bundle.json'), 'utf8')) as Bundle;
+    const bundle = JSON.parse(readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`), 'utf8')) as Bundle;
     const { digest, ...content } = bundle;
     expect(digest).toBe(sha256(canonicalJson(content)));
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -64,7 +62,7 @@ describe('facetform build', () => {
 
   it('refuses to load a bundle whose content no longer matches its digest, naming the file', async () => {
     const copy = await buildInto(SHIPPED_REPOS);
-    const file = path.join(copy, 'extend-resources/v1/1.0.0/bundle.json');
+    const file = path.join(copy, `extend-resources/v1/${declaredRelease('extend-resources')}/bundle.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('"CustomResourceDefinition"', '"CustomResourceDefinitionX"'));
     expect(() => loadBundles(copy)).toThrow(`${file}: content does not match its digest`);
   });
@@ -76,8 +74,9 @@ describe('facetform build', () => {
     writeFileSync(section, readFileSync(section, 'utf8').replace('Sets how the Service is exposed', 'Chooses how the Service is exposed'));
     const run = await runCli(['build', '--repos', changed, '--out', out]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain('service-resources release 1.1.0 is already built');
-    expect(run.stderr).toContain('to 1.1.1 (a fix) or 1.2.0 (an addition)');
+    const [major, minor, patch] = declaredRelease('service-resources').split('.').map(Number) as [number, number, number];
+    expect(run.stderr).toContain(`service-resources release ${major}.${minor}.${patch} is already built`);
+    expect(run.stderr).toContain(`to ${major}.${minor}.${patch + 1} (a fix) or ${major}.${minor + 1}.0 (an addition)`);
     expect(loadBundles(out)).toHaveLength(3);
   });
 

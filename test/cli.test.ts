@@ -61,7 +61,7 @@ describe('facetform render', () => {
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('/facets/1: "addon:nope" is not a facet of service');
     expect(run.stderr).toContain('/values/web/metadata: is required');
-    expect(run.stderr).toContain('/values/web/spec/ports/0/port: must be number');
+    expect(run.stderr).toContain('/values/web/spec/ports/0/port: must be integer');
   });
 
   it('warns about unknown fields on stderr and still renders; --strict refuses them', async () => {

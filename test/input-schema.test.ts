@@ -4,7 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundles, type LoadedCollection } from '../src/bundle/load.js';
 import { buildInto } from './helpers/build.js';
-import { SHIPPED_REPOS } from './helpers/repos.js';
+import { declaredRelease, SHIPPED_REPOS } from './helpers/repos.js';
 
 let dist: string;
 const collections = new Map<string, LoadedCollection>();
@@ -20,9 +20,9 @@ describe('generated input schemas', () => {
     expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ protocol: 'TCP', targetPort: 8080 }] } }).problems).toEqual([
       { pointer: '/values/x/spec/ports/0/port', detail: 'is required' },
     ]);
-    expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: '80' }] } }).problems).toEqual([{ pointer: '/values/x/spec/ports/0/port', detail: 'must be number' }]);
+    expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: '80' }] } }).problems).toEqual([{ pointer: '/values/x/spec/ports/0/port', detail: 'must be integer' }]);
     expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: 80, targetPort: true }] } }).problems).toEqual([
-      { pointer: '/values/x/spec/ports/0/targetPort', detail: 'must be number or string' },
+      { pointer: '/values/x/spec/ports/0/targetPort', detail: 'must be integer or string' },
     ]);
   });
 
@@ -85,7 +85,7 @@ describe('generated input schemas', () => {
   });
 
   it('become TypeScript declarations with the same shape', () => {
-    const declarations = readFileSync(path.join(dist, 'service-resources/v1/1.1.0/types/service.d.ts'), 'utf8');
+    const declarations = readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/types/service.d.ts`), 'utf8');
     expect(declarations).toContain('export interface ServiceValues {');
     expect(declarations).toContain('ports?: ServicePort[];');
     expect(declarations).toMatch(/export interface ServicePort \{[\s\S]*?\n  port: number;/);

@@ -131,15 +131,23 @@ describe('lint', () => {
     expect(message).toMatchObject({ line: 2, message: 'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master' });
   });
 
-  it('reports an example that renders a manifest kubernetes-models rejects', async () => {
+  it('reports an example whose manifest Kubernetes refuses, at the example value it came from', async () => {
     const messages = errors(
       await lintWith({
-        [`${SECTIONS}/immutable.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.frozen }} please"\n}\n',
-        [`${EXAMPLES}/frozen.json`]: '{\n  "facets": ["addon:immutable"],\n  "values": { "app": { "metadata": { "name": "a" }, "frozen": true } }\n}\n',
+        [`${SECTIONS}/binary.json`]: '{\n  "facets": ["addon:binary"],\n  "binaryData": { "blob": "{{ __SET_ID__.blob }}==" }\n}\n',
+        [`${EXAMPLES}/blob.json`]: '{\n  "facets": ["addon:binary"],\n  "values": {\n    "app": { "metadata": { "name": "a" }, "blob": "not base64!" }\n  }\n}\n',
       }),
     );
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ file: `${EXAMPLES}/frozen.json`, line: 1, message: 'renders a manifest that kubernetes-models rejects: /immutable must be boolean' });
+    expect(messages[0]).toMatchObject({ file: `${EXAMPLES}/blob.json`, line: 4 });
+    expect(messages[0]!.message).toBe('example does not render: /values/app/blob must be base64-encoded: Kubernetes refuses it at /binaryData/blob of the ConfigMap');
+  });
+
+  it('reports text with a placeholder where Kubernetes wants a boolean, at the section line', async () => {
+    const messages = errors(await lintWith({ [`${SECTIONS}/immutable.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.frozen }} please"\n}\n' }));
+    expect(messages).toHaveLength(1);
+    expect(messages[0]).toMatchObject({ file: `${SECTIONS}/immutable.json`, line: 3 });
+    expect(messages[0]!.message).toContain('Kubernetes wants boolean at /immutable');
   });
 
   it('reports a $values refinement of a path no placeholder reads, and an invalid schema', async () => {

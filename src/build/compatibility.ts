@@ -157,7 +157,15 @@ function compareSections(collection: string, before: BundleSection[], after: Bun
   }
 }
 
-function compareCollection(before: BundleCollection, after: BundleCollection, changes: Change[]): void {
+/**
+ * The input schema each collection of a new release would have from the Kubernetes types alone
+ * (no `$values` refinements), by collection name. A leaf that narrows only to what Kubernetes says
+ * of its member is a fix: every value it now refuses, the API server refused anyway (and the
+ * server's manifest check refuses it in every release).
+ */
+export type KubernetesInputs = ReadonlyMap<string, Schema>;
+
+function compareCollection(before: BundleCollection, after: BundleCollection, changes: Change[], kubernetesInput?: Schema): void {
   const name = before.name;
   for (const member of ['kind', 'apiVersion', 'variable'] as const) {
     if (before[member] !== after[member]) changes.push({ level: 'breaking', text: `changes the ${member} of ${name} from ${before[member]} to ${after[member]}` });
@@ -168,6 +176,7 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
 
   const pathsBefore = inputPaths(before.schema);
   const pathsAfter = inputPaths(after.schema);
+  const kubernetesPaths = kubernetesInput === undefined ? undefined : inputPaths(kubernetesInput);
   for (const [path, schema] of pathsBefore) {
     const now = pathsAfter.get(path);
     if (now === undefined) {
@@ -175,6 +184,11 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
       continue;
     }
     const comparison = compareLeaf(schema, now);
+    const kubernetes = kubernetesPaths?.get(path);
+    if (comparison === 'changed' && kubernetes !== undefined && compareLeaf({ ...schema, ...kubernetes }, now) !== 'changed') {
+      changes.push({ level: 'patch', text: `input ${path} of ${name} takes Kubernetes' own constraints, which the API server applied already` });
+      continue;
+    }
     if (comparison === 'changed') changes.push({ level: 'breaking', text: `narrows or changes the type of input ${path} of ${name}` });
     if (comparison === 'wider') changes.push({ level: 'minor', text: `widens the type of input ${path} of ${name}` });
   }
@@ -187,18 +201,23 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
     if (!requiredBefore.has(path)) changes.push({ level: 'breaking', text: `requires a new input ${path} of ${name}` });
   }
 
+  // Kubernetes' own types change only with the Kubernetes types the build reads (kubernetes-models).
+  const definitionsBefore = isPlainObject(before.schema.definitions) ? before.schema.definitions : {};
+  const definitionsAfter = isPlainObject(after.schema.definitions) ? after.schema.definitions : {};
+  const changedTypes = Object.keys(definitionsBefore).filter((type) => Object.hasOwn(definitionsAfter, type) && !same(accepted(definitionsBefore[type]), accepted(definitionsAfter[type])));
+  if (changedTypes.length > 0) changes.push({ level: 'patch', text: `takes the Kubernetes types ${changedTypes.join(', ')} of ${name} as kubernetes-models now gives them` });
   if (before.description !== after.description) changes.push({ level: 'patch', text: `changes the description of ${name}` });
   if (JSON.stringify(before.examples) !== JSON.stringify(after.examples)) changes.push({ level: 'patch', text: `changes the examples of ${name}` });
 }
 
-export function compareBundles(before: Bundle, after: Bundle): Change[] {
+export function compareBundles(before: Bundle, after: Bundle, kubernetesInputs?: KubernetesInputs): Change[] {
   const changes: Change[] = [];
   if (before.repository.vendor !== after.repository.vendor) changes.push({ level: 'breaking', text: `changes the vendor from ${before.repository.vendor} to ${after.repository.vendor}` });
   const next = new Map(after.collections.map((collection) => [collection.name, collection]));
   for (const collection of before.collections) {
     const now = next.get(collection.name);
     if (now === undefined) changes.push({ level: 'breaking', text: `removes collection ${collection.name}` });
-    else compareCollection(collection, now, changes);
+    else compareCollection(collection, now, changes, kubernetesInputs?.get(collection.name));
   }
   const previous = new Set(before.collections.map((collection) => collection.name));
   for (const collection of after.collections) if (!previous.has(collection.name)) changes.push({ level: 'minor', text: `adds collection ${collection.name}` });
@@ -224,8 +243,8 @@ export interface Verdict {
 }
 
 /** Judges `after` as the release that follows `before` within one API version. */
-export function judgeRelease(before: Bundle, after: Bundle): Verdict {
-  const changes = compareBundles(before, after);
+export function judgeRelease(before: Bundle, after: Bundle, kubernetesInputs?: KubernetesInputs): Verdict {
+  const changes = compareBundles(before, after, kubernetesInputs);
   const level = highestLevel(changes);
   const { name, apiVersion, release } = after.repository;
   const previous = before.repository.release;

@@ -5,21 +5,23 @@
  * kubernetes-models.
  */
 import { type Bundle, type BundleCollection, BUNDLE_FORMAT, sealBundle } from '../bundle/bundle.js';
+import type { KubernetesInputs } from './compatibility.js';
 import { execute, requestShapeProblems } from '../exec/execute.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../lint/rules/declarations.js';
 import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
 import { lintRefinements } from '../lint/rules/refinements.js';
+import { lintFixedValues, lintInterpolatedLandings } from '../lint/rules/kubernetes.js';
 import type { CollectionContext, SectionContext } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
-import { checkManifest } from '../manifest/kube-check.js';
+import { ManifestCheck } from '../manifest/kube-check.js';
 import { RenderError } from '../render/render-error.js';
 import { CollectionRenderPlan, MASTER_FACET, type RenderRequest } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
 import type { SourceFile } from '../repository/source-file.js';
 import { generateInputSchema, isRefinementMap } from '../schema/input-schema.js';
 import { InputValidator } from '../schema/input-validator.js';
-import { KubeTypes } from '../schema/kube-types.js';
+import { KubeTypes, type Schema } from '../schema/kube-types.js';
 import { contentOf, parseBody, placeholderSites } from '../template/body.js';
 import { fromPointer, isPlainObject, type JsonObject } from '../util/json.js';
 
@@ -27,6 +29,8 @@ export interface CompileResult {
   report: LintReport;
   /** Bundles of the repositories that have no lint errors. */
   bundles: Bundle[];
+  /** Per bundle, each collection's input schema from the Kubernetes types alone, for the compatibility check. */
+  kubernetesInputs: Map<Bundle, KubernetesInputs>;
   sources: RepositorySource[];
 }
 
@@ -99,23 +103,22 @@ function lintExampleShapes(context: CollectionContext, report: LintReport): void
 }
 
 /** Builds one collection of a bundle and checks its examples. */
-async function compileCollection(context: CollectionContext, kube: KubeTypes, report: LintReport): Promise<BundleCollection> {
+function compileCollection(context: CollectionContext, kube: KubeTypes, report: LintReport): { collection: BundleCollection; kubernetesInput: Schema } {
   const declaration = context.declaration as { name: string; variable: string; kind: string; apiVersion: string; description: string };
   const sections = context.sections.map((section) => ({
     context: section,
     content: contentOf(section.section!),
     sites: placeholderSites(section.template!),
   }));
-  const generated = generateInputSchema(
-    declaration,
-    sections.map(({ context: section, sites }) => ({
-      name: section.name,
-      master: section.master,
-      sites,
-      refinements: isRefinementMap(section.section!.$values) ? section.section!.$values : {},
-    })),
-    kube.kindSchema(declaration.apiVersion, declaration.kind),
-  );
+  const schemaSections = sections.map(({ context: section, sites }) => ({
+    name: section.name,
+    master: section.master,
+    sites,
+    refinements: isRefinementMap(section.section!.$values) ? section.section!.$values : {},
+  }));
+  const kindSchema = kube.kindSchema(declaration.apiVersion, declaration.kind);
+  const generated = generateInputSchema(declaration, schemaSections, kindSchema);
+  const kubernetesInput = generateInputSchema(declaration, schemaSections.map((section) => ({ ...section, refinements: {} })), kindSchema).schema;
   // Render order: master sections first, then the others, each in file order (CONTRACT §4).
   sections.sort((a, b) => Number(b.context.master) - Number(a.context.master));
   const bundleSections = sections.map(({ context: section, content }) => ({
@@ -127,6 +130,10 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
   }));
   const plan = new CollectionRenderPlan({ collection: declaration.name, variable: declaration.variable, sections: bundleSections });
   const validator = new InputValidator(generated.schema);
+  const manifestCheck = ManifestCheck.forKind(declaration.apiVersion, declaration.kind);
+  if (manifestCheck === undefined) report.warning(context.source.file, ['kind'], `kubernetes-models has no model for ${declaration.apiVersion} ${declaration.kind}; its manifests are not checked against a Kubernetes schema`);
+  else lintFixedValues(context, plan, manifestCheck, report);
+  if (kindSchema !== undefined) for (const { context: section, sites } of sections) lintInterpolatedLandings(section, sites, kindSchema, report);
   let examplesToCheck = context.source.examples;
   try {
     validator.compile();
@@ -147,15 +154,11 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
     const { $description, ...request } = file.value as JsonObject;
     if ($description !== undefined && typeof $description !== 'string') report.error(file, ['$description'], '"$description" must be a string', 'one sentence saying what the example shows');
     try {
-      const result = execute({ plan, validator }, request);
+      // As the server runs it: the manifest is checked against the kind's own schema too.
+      const result = execute({ plan, validator, manifestCheck }, request);
       for (const pointer of result.unknownMembers) {
         report.warning(file, fromPointer(pointer), `unknown field ${pointer}: no placeholder reads it`, 'remove it, or add a section whose placeholder reads it');
       }
-      const check = await checkManifest(result.manifest);
-      for (const error of check.errors) {
-        report.error(file, [], `renders a manifest that kubernetes-models rejects: ${error}`, 'change the example values (or the sections) so that the manifest is valid');
-      }
-      if (!check.checked) report.warning(file, [], `kubernetes-models has no model for ${declaration.apiVersion} ${declaration.kind}; the manifest was not checked`);
       plan.renderedSections(request as unknown as RenderRequest).forEach((index) => rendered.add(index));
       examples.push({ name: example.name, description: ($description as string | undefined) ?? '', request, manifest: result.manifest });
     } catch (error) {
@@ -172,7 +175,7 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
     }
   });
 
-  return {
+  const collection = {
     name: declaration.name,
     variable: declaration.variable,
     kind: declaration.kind,
@@ -183,6 +186,7 @@ async function compileCollection(context: CollectionContext, kube: KubeTypes, re
     schema: generated.schema,
     examples,
   };
+  return { collection, kubernetesInput };
 }
 
 export async function compileRepositories(reposDir: string): Promise<CompileResult> {
@@ -200,21 +204,28 @@ export async function compileRepositories(reposDir: string): Promise<CompileResu
   const kube = KubeTypes.generate(kinds);
 
   const bundles: Bundle[] = [];
+  const kubernetesInputs = new Map<Bundle, KubernetesInputs>();
   for (const { repository, contexts } of planned) {
     const collections: BundleCollection[] = [];
+    const inputs = new Map<string, Schema>();
     for (const context of contexts) {
-      if (compilable(context, report)) collections.push(await compileCollection(context, kube, report));
-      else lintExampleShapes(context, report);
+      if (!compilable(context, report)) {
+        lintExampleShapes(context, report);
+        continue;
+      }
+      const { collection, kubernetesInput } = compileCollection(context, kube, report);
+      collections.push(collection);
+      inputs.set(collection.name, kubernetesInput);
     }
     if (allFiles(repository).some((file) => report.hasErrorsIn(file.path))) continue;
     const identity = repository.file.value as unknown as Bundle['repository'];
-    bundles.push(
-      sealBundle({
-        format: BUNDLE_FORMAT,
-        repository: { name: identity.name, vendor: identity.vendor, apiVersion: identity.apiVersion, release: identity.release, description: identity.description },
-        collections,
-      }),
-    );
+    const bundle = sealBundle({
+      format: BUNDLE_FORMAT,
+      repository: { name: identity.name, vendor: identity.vendor, apiVersion: identity.apiVersion, release: identity.release, description: identity.description },
+      collections,
+    });
+    bundles.push(bundle);
+    kubernetesInputs.set(bundle, inputs);
   }
-  return { report, bundles, sources };
+  return { report, bundles, sources, kubernetesInputs };
 }

@@ -17,7 +17,7 @@ import type { Bundle } from '../bundle/bundle.js';
 import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
 import { compareReleases } from '../bundle/registry.js';
 import { SEMVER_PATTERN as SEMVER } from '../lint/rules/declarations.js';
-import { judgeRelease, nextRelease } from './compatibility.js';
+import { judgeRelease, type KubernetesInputs, nextRelease } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 
 export class ReleaseConflictError extends Error {}
@@ -76,7 +76,7 @@ export class CompatibilityError extends Error {}
  * Checks every bundle against dist/ before anything is written: released versions never change,
  * and a new release is judged against the one before it. Returns what each new release changes.
  */
-export function checkReleases(outDir: string, bundles: Bundle[]): string[] {
+export function checkReleases(outDir: string, bundles: Bundle[], kubernetesInputs?: ReadonlyMap<Bundle, KubernetesInputs>): string[] {
   const conflicts: string[] = [];
   const refusals: string[] = [];
   const notes: string[] = [];
@@ -91,7 +91,7 @@ export function checkReleases(outDir: string, bundles: Bundle[]): string[] {
     if (existsSync(path.join(outDir, bundleDir(bundle), BUNDLE_FILE))) continue; // already released, unchanged
     const previous = previousRelease(outDir, bundle);
     if (previous === undefined) continue;
-    const verdict = judgeRelease(previous, bundle);
+    const verdict = judgeRelease(previous, bundle, kubernetesInputs?.get(bundle));
     (verdict.ok ? notes : refusals).push(verdict.message);
   }
   // Every repository's problem at once, so an author fixes them in one go.
@@ -106,8 +106,13 @@ function today(): string {
   return new Date(epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
 }
 
-export async function writeDist(outDir: string, bundles: Bundle[], sources: Record<string, string>): Promise<{ index: DistIndex; notes: string[] }> {
-  const notes = checkReleases(outDir, bundles);
+export async function writeDist(
+  outDir: string,
+  bundles: Bundle[],
+  sources: Record<string, string>,
+  kubernetesInputs?: ReadonlyMap<Bundle, KubernetesInputs>,
+): Promise<{ index: DistIndex; notes: string[] }> {
+  const notes = checkReleases(outDir, bundles, kubernetesInputs);
   for (const bundle of bundles) {
     const dir = path.join(outDir, bundleDir(bundle));
     writeIfChanged(path.join(dir, BUNDLE_FILE), json(bundle));

@@ -4,6 +4,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { ManifestCheck } from '../manifest/kube-check.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
 import { BUNDLE_FORMAT, type Bundle, type BundleCollection, digestOf } from './bundle.js';
@@ -16,6 +17,8 @@ export interface LoadedCollection {
   collection: BundleCollection;
   plan: CollectionRenderPlan;
   validator: InputValidator;
+  /** The kind's own schema, checked on every rendered manifest; absent for kinds without a model. */
+  manifestCheck: ManifestCheck | undefined;
 }
 
 export interface LoadedBundle {
@@ -42,6 +45,7 @@ export function compileCollection(bundle: Bundle, collection: BundleCollection, 
     collection,
     plan: new CollectionRenderPlan({ collection: collection.name, variable: collection.variable, sections: collection.sections }),
     validator: new InputValidator(collection.schema),
+    manifestCheck: ManifestCheck.forKind(collection.apiVersion, collection.kind),
   };
 }
 

@@ -8,7 +8,7 @@ import { CliError, type Io, parseCommandArgs } from './io.js';
 export async function runBuild(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, out: { type: 'string', default: 'dist' } });
   const started = performance.now();
-  const { report, bundles, sources } = await compileRepositories(values.repos!);
+  const { report, bundles, sources, kubernetesInputs } = await compileRepositories(values.repos!);
   if (report.errorCount > 0) {
     io.err(report.format());
     io.err('build failed: fix the errors above; nothing was written\n');
@@ -17,7 +17,7 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
   if (report.warningCount > 0) io.err(report.format());
   try {
     const digests = Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)]));
-    const { notes } = await writeDist(values.out!, bundles, digests);
+    const { notes } = await writeDist(values.out!, bundles, digests, kubernetesInputs);
     for (const note of notes) io.out(`${note}\n`);
   } catch (error) {
     if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) {

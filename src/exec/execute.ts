@@ -3,15 +3,18 @@
  * all run it: request shape, facet selection, variable resolution, input validation, render.
  * Every problem of the request is reported at once (CONTRACT §4, §5).
  */
+import type { ManifestCheck } from '../manifest/kube-check.js';
 import { RenderError, type Problem } from '../render/render-error.js';
 import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
-import { resolveVariable } from '../render/resolve.js';
+import { lookup, resolveVariable, type ResolvedVariable } from '../render/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';
-import { isPlainObject, toPointer, type JsonObject } from '../util/json.js';
+import { fromPointer, isPlainObject, toPointer, type JsonObject } from '../util/json.js';
 
 export interface Executable {
   plan: CollectionRenderPlan;
   validator: InputValidator;
+  /** The kind's own schema; absent for kinds kubernetes-models does not know. */
+  manifestCheck: ManifestCheck | undefined;
 }
 
 export interface ExecResult {
@@ -73,6 +76,7 @@ export function execute(collection: Executable, body: unknown, options: { strict
       if (selection !== undefined) {
         try {
           manifest = collection.plan.renderSelected(selection, resolved, strict);
+          if (collection.manifestCheck !== undefined) problems.push(...manifestProblems(collection, selection, resolved, manifest));
         } catch (error) {
           if (!(error instanceof RenderError)) throw error;
           problems.push(...error.problems);
@@ -84,6 +88,31 @@ export function execute(collection: Executable, body: unknown, options: { strict
     throw new RenderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', onePerPointer(problems));
   }
   return { manifest, unknownMembers, valuesId };
+}
+
+/**
+ * What the API server's schema would refuse in the rendered manifest, pointed at the request member
+ * it came from (CONTRACT §5). What the sections wrote themselves lint refuses at build time; should
+ * it still happen, one problem says so without blaming the caller's values.
+ */
+function manifestProblems(collection: Executable, selection: Selection, resolved: ResolvedVariable, manifest: JsonObject): Problem[] {
+  const found = collection.manifestCheck!.problems(manifest);
+  if (found.length === 0) return found;
+  const problems: Problem[] = [];
+  const ownProblems: string[] = [];
+  const kind = String(manifest.kind);
+  for (const problem of found) {
+    const at = fromPointer(problem.pointer);
+    const source = collection.plan.requestPathOf(selection, at, resolved);
+    const facets = lookup(manifest, at) === undefined ? collection.plan.facetsWriting(at) : [];
+    if (source !== undefined) problems.push({ pointer: toPointer(source), detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}` });
+    else if (facets.length > 0) problems.push({ pointer: '/facets', detail: `a ${kind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it` });
+    else ownProblems.push(`${problem.pointer || '/'} ${problem.detail}`);
+  }
+  if (ownProblems.length > 0) {
+    problems.push({ pointer: '', detail: `the sections of ${collection.plan.collection} render a ${kind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors` });
+  }
+  return problems;
 }
 
 /** One problem per pointer (the first: the schema's word before the render's), in body order. */

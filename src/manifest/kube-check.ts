@@ -1,24 +1,41 @@
 /**
- * Checks a rendered manifest the way a cluster's schema would, with `kubernetes-models` (the
- * official OpenAPI schemas compiled to validators). Kinds it does not know are not checked.
+ * Checks a rendered manifest the way the API server's schema would (CONTRACT §5), with the kind's
+ * validator from `kubernetes-models` (the official OpenAPI compiled by ajv), found once per kind.
+ * Kinds it does not know (custom resources) are not checked here.
  */
-type ModelClass = new (data: unknown) => { validate(): void };
+import type { ErrorObject } from 'ajv';
+import type { Problem } from '../render/render-error.js';
+import { formatShape, problemsOf } from '../schema/input-validator.js';
+import { type KindValidator, kubeModel } from './kube-models.js';
 
-const modules = new Map<string, Promise<Record<string, unknown> | undefined>>();
+export class ManifestCheck {
+  private constructor(private readonly validate: KindValidator) {}
 
-async function modelOf(apiVersion: string, kind: string): Promise<ModelClass | undefined> {
-  if (!/^([a-z0-9.-]+\/)?v[0-9a-z]+$/.test(apiVersion)) return undefined;
-  let loading = modules.get(apiVersion);
-  if (loading === undefined) {
-    loading = import(`kubernetes-models/${apiVersion}`).then(
-      (module: Record<string, unknown>) => module,
-      () => undefined,
-    );
-    modules.set(apiVersion, loading);
+  /** The check of one kind, or undefined when kubernetes-models has no model for it. */
+  static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
+    const model = kubeModel(apiVersion, kind);
+    return model === undefined ? undefined : new ManifestCheck(model.validate);
   }
-  const module = await loading;
-  const model = module?.[kind];
-  return typeof model === 'function' ? (model as ModelClass) : undefined;
+
+  /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
+  problems(manifest: unknown): Problem[] {
+    const errors = this.validate(manifest) as ErrorObject[];
+    if (errors.length === 0) return [];
+    // The validators are compiled per definition, so a union's branch errors cannot be told from
+    // the union by schema path: where a union failed, its branches' types and formats say it at once.
+    const unions = new Set(errors.filter((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf').map((error) => error.instancePath));
+    const problems = problemsOf(
+      errors.filter((error) => !unions.has(error.instancePath)),
+      '',
+    );
+    for (const instancePath of unions) {
+      const shapes = errors
+        .filter((error) => error.instancePath === instancePath)
+        .flatMap((error) => (error.keyword === 'type' ? [String(error.params.type)] : error.keyword === 'format' ? [formatShape(String(error.params.format))] : []));
+      problems.push({ pointer: instancePath, detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes' });
+    }
+    return problems;
+  }
 }
 
 export interface KubeCheck {
@@ -27,20 +44,12 @@ export interface KubeCheck {
   errors: string[];
 }
 
-export async function checkManifest(manifest: { apiVersion?: unknown; kind?: unknown }): Promise<KubeCheck> {
+/** A manifest of any kind checked on its own, for the CLI and tests: `pointer detail` lines. */
+export function checkManifest(manifest: { apiVersion?: unknown; kind?: unknown }): KubeCheck {
   if (typeof manifest.apiVersion !== 'string' || typeof manifest.kind !== 'string') {
     return { checked: true, errors: ['apiVersion and kind must be strings'] };
   }
-  const Model = await modelOf(manifest.apiVersion, manifest.kind);
-  if (Model === undefined) return { checked: false, errors: [] };
-  try {
-    new Model(manifest).validate();
-    return { checked: true, errors: [] };
-  } catch (error) {
-    const details = (error as { errors?: Array<{ instancePath?: string; message?: string }> }).errors;
-    if (Array.isArray(details) && details.length > 0) {
-      return { checked: true, errors: details.map((detail) => `${detail.instancePath || '/'} ${detail.message ?? 'is invalid'}`) };
-    }
-    return { checked: true, errors: [(error as Error).message] };
-  }
+  const check = ManifestCheck.forKind(manifest.apiVersion, manifest.kind);
+  if (check === undefined) return { checked: false, errors: [] };
+  return { checked: true, errors: check.problems(manifest).map((problem) => `${problem.pointer || '/'} ${problem.detail}`) };
 }

@@ -4,7 +4,7 @@
  * render only walks a plan.
  */
 import type { JsonObject } from '../util/json.js';
-import { toPointer } from '../util/json.js';
+import { ownMember, toPointer } from '../util/json.js';
 import { parseBody, placeholderSites, type TemplateNode } from '../template/body.js';
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
@@ -22,6 +22,22 @@ export interface Selection {
   /** Indices into the plan's sections. */
   included: number[];
   render: RenderFunction;
+  /** Where each placeholder lands in the manifest, to trace a manifest member back to the request. */
+  sites: PlanSite[];
+}
+
+/** A placeholder of a merged plan: where it lands and what it reads. */
+export interface PlanSite {
+  at: string[];
+  /** The references it reads, in order; the first with a value is the one rendered. */
+  references: string[][];
+  /** A whole placeholder puts the value itself there, so members below it come from the value too. */
+  whole: boolean;
+}
+
+interface CompiledSelection {
+  render: RenderFunction;
+  sites: PlanSite[];
 }
 
 interface SelectionTrie {
@@ -67,7 +83,7 @@ export class CollectionRenderPlan {
   /** Valid facet lists → selection (at most CACHE_SIZE lists); included sections → render function. */
   private readonly selectionTrie: SelectionTrie = {};
   private selectionCount = 0;
-  private readonly functions = new Map<string, RenderFunction>();
+  private readonly functions = new Map<string, CompiledSelection>();
 
   constructor(source: PlanSource) {
     this.collection = source.collection;
@@ -105,12 +121,13 @@ export class CollectionRenderPlan {
       if (section.facets.includes(MASTER_FACET) || section.facets.some((facet) => requested.has(facet))) included.push(index);
     });
     const includedKey = included.join(',');
-    let render = this.functions.get(includedKey);
-    if (render === undefined) {
-      render = generateRenderFunction(this.compile(included));
-      remember(this.functions, includedKey, render);
+    let compiled = this.functions.get(includedKey);
+    if (compiled === undefined) {
+      const sites: PlanSite[] = [];
+      compiled = { render: generateRenderFunction(this.compile(included, sites)), sites };
+      remember(this.functions, includedKey, compiled);
     }
-    const selection = { included, render };
+    const selection = { included, ...compiled };
     // Only lists of distinct facets are remembered, so the trie stays as small as the facets allow.
     if (this.selectionCount < CACHE_SIZE && requested.size === facets.length && facets.length <= this.facets.length) {
       let trie = this.selectionTrie;
@@ -142,6 +159,36 @@ export class CollectionRenderPlan {
   }
 
   /**
+   * The request member a manifest member came from: `['values', id, ...reference, ...below]`, or
+   * undefined when the template wrote it itself. A removed array element before it shifts the
+   * manifest's indexes, so a member after one is traced to its placeholder's first position.
+   */
+  requestPathOf(selection: Selection, manifestPath: readonly string[], resolved: ResolvedVariable): string[] | undefined {
+    let source: PlanSite | undefined;
+    for (const site of selection.sites) {
+      const covers = site.at.length <= manifestPath.length && site.at.every((segment, index) => segment === manifestPath[index]);
+      if (covers && (source === undefined || site.at.length > source.at.length)) source = site;
+    }
+    if (source === undefined) return undefined;
+    const reference = source.references.find((path) => lookup(resolved.value, path) !== undefined) ?? source.references[0]!;
+    return ['values', resolved.id, ...reference, ...(source.whole ? manifestPath.slice(source.at.length) : [])];
+  }
+
+  /** Facets (besides master) of the sections that write `at` or a member under it: what a request must select to have it. */
+  facetsWriting(at: readonly string[]): string[] {
+    const writes = (section: PlanSection) => {
+      let node: unknown = section.content;
+      for (const segment of at) {
+        if (typeof node === 'string' && node.includes('{{')) return true; // a placeholder's value may hold the rest
+        node = ownMember(node, segment);
+        if (node === undefined) return false;
+      }
+      return true;
+    };
+    return [...new Set(this.sections.filter(writes).flatMap((section) => section.facets.filter((facet) => facet !== MASTER_FACET)))];
+  }
+
+  /**
    * The sections a request really renders: included, and with a value for at least one of their
    * placeholders (or with none to fill). Used to check that examples cover every section.
    */
@@ -154,7 +201,7 @@ export class CollectionRenderPlan {
     });
   }
 
-  private compile(included: number[]): PlanNode {
+  private compile(included: number[], sites: PlanSite[]): PlanNode {
     const conflicts: MergeConflict[] = [];
     let tree: Extract<TemplateNode, { kind: 'object' }> = { kind: 'object', members: [] };
     const required = new Set<string>();
@@ -168,11 +215,11 @@ export class CollectionRenderPlan {
     }
     const leading = LEADING_MEMBERS.flatMap((name) => tree.members.filter(([member]) => member === name));
     const rest = tree.members.filter(([member]) => !LEADING_MEMBERS.includes(member));
-    return compileNode({ kind: 'object', members: [...leading, ...rest] }, [], required, true);
+    return compileNode({ kind: 'object', members: [...leading, ...rest] }, [], required, sites, true);
   }
 }
 
-function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<string>, root = false): PlanNode {
+function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<string>, sites: PlanSite[], root = false): PlanNode {
   switch (node.kind) {
     case 'scalar':
       return { t: 'const', value: node.value };
@@ -181,14 +228,16 @@ function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<str
       return {
         t: 'object',
         keys: node.members.map(([name]) => name),
-        nodes: node.members.map(([name, member]) => compileNode(member, [...at, name], required)),
+        nodes: node.members.map(([name, member]) => compileNode(member, [...at, name], required, sites)),
         root,
       };
     case 'array':
-      return { t: 'array', nodes: node.items.map((item, index) => compileNode(item, [...at, String(index)], required)) };
+      return { t: 'array', nodes: node.items.map((item, index) => compileNode(item, [...at, String(index)], required, sites)) };
     case 'placeholder': {
       const pointer = toPointer(at);
       const isRequired = required.has(pointer);
+      const expressions = node.template.kind === 'whole' ? [node.template.expression] : node.template.parts.filter((part): part is Expression => typeof part !== 'string');
+      sites.push({ at, references: expressions.flatMap((expression) => expression.references.map((reference) => reference.path)), whole: node.template.kind === 'whole' });
       if (node.template.kind === 'whole') {
         return { t: 'value', alternatives: references(node.template.expression), required: isRequired, at: pointer };
       }

@@ -1,15 +1,16 @@
 /**
- * The Kubernetes API types as JSON Schema: `kubernetes-types` (TypeScript declarations generated
- * from the Kubernetes OpenAPI document) turned into JSON Schema by `ts-json-schema-generator`,
- * descriptions kept. Generation costs about a second per program, so a build creates one program
- * for every API group its collections use.
+ * The Kubernetes API types as JSON Schema, with every constraint of the official OpenAPI.
+ * `kubernetes-models` carries them in two forms: TypeScript declarations (structure, required
+ * members, enums, descriptions), which `ts-json-schema-generator` turns into JSON Schema, and ajv
+ * validators compiled from the OpenAPI, which alone know int32/int64, byte, date-time and quantity.
+ * Each number or string leaf is therefore asked of the kind's validator (a probe value placed at
+ * that member) and takes the integer type and format the validator demands. Generation costs a few
+ * seconds per program, so a build creates one program per API group version its collections use.
  */
-import { existsSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import path from 'node:path';
 import { createGenerator } from 'ts-json-schema-generator';
+import { kubeModel, type KindValidator } from '../manifest/kube-models.js';
 import type { JsonObject } from '../util/json.js';
-import { isPlainObject } from '../util/json.js';
+import { isPlainObject, toPointer } from '../util/json.js';
 
 export type Schema = JsonObject;
 
@@ -27,42 +28,28 @@ export interface MemberType {
   required: boolean;
 }
 
-const require = createRequire(import.meta.url);
-const typesRoot = path.dirname(require.resolve('kubernetes-types/package.json'));
-
-/** `networking.k8s.io/v1` → `networking/v1`; `v1` → `core/v1`. */
-export function typesModuleOf(apiVersion: string): string | undefined {
-  const slash = apiVersion.lastIndexOf('/');
-  const group = slash === -1 ? 'core' : apiVersion.slice(0, slash).split('.')[0]!;
-  const version = apiVersion.slice(slash + 1);
-  const file = path.join(typesRoot, group, `${version}.d.ts`);
-  return existsSync(file) ? file : undefined;
-}
-
 export class KubeTypes {
   private constructor(private readonly kinds: Map<string, KindSchema>) {}
 
-  /** Generates the schemas of the given kinds; kinds without Kubernetes types are left out. */
+  /** Generates the schemas of the given kinds; kinds kubernetes-models does not know are left out. */
   static generate(wanted: Array<{ apiVersion: string; kind: string }>): KubeTypes {
-    const byModule = new Map<string, Set<string>>();
+    const byDeclarations = new Map<string, Set<string>>();
     for (const { apiVersion, kind } of wanted) {
-      const file = typesModuleOf(apiVersion);
-      if (file === undefined) continue;
-      if (!byModule.has(file)) byModule.set(file, new Set());
-      byModule.get(file)!.add(`${apiVersion}|${kind}`);
+      const model = kubeModel(apiVersion, kind);
+      if (model === undefined) continue;
+      if (!byDeclarations.has(model.declarations)) byDeclarations.set(model.declarations, new Set());
+      byDeclarations.get(model.declarations)!.add(`${apiVersion}|${kind}`);
     }
     const kinds = new Map<string, KindSchema>();
-    for (const [file, keys] of byModule) {
+    for (const [file, keys] of byDeclarations) {
       const generator = createGenerator({ path: file, expose: 'export', topRef: true, skipTypeCheck: true, jsDoc: 'extended' });
       for (const key of [...keys].sort()) {
         const [apiVersion, kind] = key.split('|') as [string, string];
-        let generated;
-        try {
-          generated = generator.createSchema(kind);
-        } catch {
-          continue; // Not a type of this module: the collection's leaves then accept any JSON.
-        }
-        kinds.set(key, { kind, apiVersion, definitions: openObjects(generated.definitions ?? {}) as Record<string, Schema> });
+        const model = kubeModel(apiVersion, kind)!;
+        const generated = generator.createSchema(model.typeName);
+        const definitions = normalise(generated.definitions ?? {});
+        addValidatorConstraints(kind, definitions, model.validate);
+        kinds.set(key, { kind, apiVersion, definitions });
       }
     }
     return new KubeTypes(kinds);
@@ -73,19 +60,141 @@ export class KubeTypes {
   }
 }
 
+/** Declarations of types the OpenAPI gives no shape (`interface IJSON {}`), as what the API server takes. */
+const SHAPELESS: Record<string, (description: unknown) => Schema> = {
+  JSONSchemaPropsOrBool: (description) => ({ description, anyOf: [{ $ref: '#/definitions/JSONSchemaProps' }, { type: 'boolean' }] }) as Schema,
+  JSONSchemaPropsOrArray: (description) => ({ description, anyOf: [{ $ref: '#/definitions/JSONSchemaProps' }, { type: 'array', items: { $ref: '#/definitions/JSONSchemaProps' } }] }) as Schema,
+  JSONSchemaPropsOrStringArray: (description) => ({ description, anyOf: [{ $ref: '#/definitions/JSONSchemaProps' }, { type: 'array', items: { type: 'string' } }] }) as Schema,
+};
+
 /**
- * The generator closes every object (`additionalProperties: false`). Unknown members are warnings,
- * not errors (CONTRACT §5), and are found by the unknown-member walker, so the schemas stay open.
+ * The generator's output made to read as the OpenAPI does: definitions named as in Kubernetes
+ * (`IServicePort` → `ServicePort`), objects left open (unknown members are warnings, found by the
+ * unknown-member walker, CONTRACT §5), empty declarations accepting any JSON, descriptions unescaped.
  */
-function openObjects(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(openObjects);
-  if (!isPlainObject(value)) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) {
-    if (key === 'additionalProperties' && member === false) continue;
-    out[key] = openObjects(member);
+function normalise(definitions: Record<string, unknown>): Record<string, Schema> {
+  const rename = (name: string) => (/^I[A-Z]/.test(name) ? name.slice(1) : name);
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (!isPlainObject(value)) return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, member] of Object.entries(value)) {
+      if (key === 'additionalProperties' && member === false) continue;
+      if (key === '$ref' && typeof member === 'string') out[key] = '#/definitions/' + rename(decodeURIComponent(member.replace('#/definitions/', '')));
+      else if (key === 'description' && typeof member === 'string') out[key] = member.replace(/\\([*/])/g, '$1');
+      else out[key] = walk(member);
+    }
+    return out;
+  };
+  const out: Record<string, Schema> = {};
+  for (const [name, definition] of Object.entries(definitions)) {
+    const renamed = rename(name);
+    const schema = walk(definition) as Schema;
+    const shapeless = isPlainObject(definition) && definition.type === 'object' && definition.properties === undefined && definition.additionalProperties === false;
+    if (shapeless) out[renamed] = SHAPELESS[renamed]?.(schema.description) ?? (schema.description === undefined ? {} : { description: schema.description });
+    else out[renamed] = schema;
   }
   return out;
+}
+
+/** One step from a container to a member: where a probe value must be nested to reach a leaf. */
+type Step = { key: string; container: 'object' | 'array' };
+
+const PROBE_FRACTION = 0.5;
+const PROBE_BEYOND_INT32 = 2 ** 31;
+/** A string no Kubernetes format accepts: not base64, a date, a quantity … */
+const PROBE_STRING = '%not-a-formatted-value%';
+
+/**
+ * Asks the kind's validator what each number and string leaf must be, and writes it into the
+ * schema: `integer` with its int32/int64 format, or a string format. Each definition is probed once,
+ * at the first manifest path that reaches it.
+ */
+function addValidatorConstraints(kind: string, definitions: Record<string, Schema>, validate: KindValidator): void {
+  const reached = new Map<string, Step[]>();
+  const queue: Array<[Schema, Step[]]> = [[definitions[kind] ?? {}, []]];
+  reached.set(kind, []);
+  const leaves: Array<{ schema: Schema; steps: Step[] }> = [];
+  while (queue.length > 0) {
+    const [schema, steps] = queue.shift()!;
+    visitMembers(schema, steps, (member, at) => {
+      const ref = typeof member.$ref === 'string' ? member.$ref.replace('#/definitions/', '') : undefined;
+      if (ref !== undefined) {
+        if (!reached.has(ref) && definitions[ref] !== undefined) {
+          reached.set(ref, at);
+          queue.push([definitions[ref]!, at]);
+          leaves.push({ schema: definitions[ref]!, steps: at });
+        }
+        return false;
+      }
+      leaves.push({ schema: member, steps: at });
+      return true;
+    });
+  }
+  for (const { schema, steps } of leaves) constrainLeaf(schema, steps, validate);
+}
+
+/** Calls `visit` for a schema's members at every depth, following unions; stops where `visit` says. */
+function visitMembers(schema: Schema, steps: Step[], visit: (member: Schema, at: Step[]) => boolean): void {
+  if (isPlainObject(schema.properties)) {
+    for (const [name, member] of Object.entries(schema.properties)) {
+      const at = [...steps, { key: name, container: 'object' as const }];
+      if (visit(member as Schema, at)) visitMembers(member as Schema, at, visit);
+    }
+  }
+  if (isPlainObject(schema.items)) {
+    const at = [...steps, { key: '0', container: 'array' as const }];
+    if (visit(schema.items as Schema, at)) visitMembers(schema.items as Schema, at, visit);
+  }
+  if (isPlainObject(schema.additionalProperties)) {
+    const at = [...steps, { key: 'probe', container: 'object' as const }];
+    if (visit(schema.additionalProperties as Schema, at)) visitMembers(schema.additionalProperties as Schema, at, visit);
+  }
+  for (const union of ['anyOf', 'allOf', 'oneOf']) {
+    if (Array.isArray(schema[union])) for (const part of schema[union] as Schema[]) if (visit(part, steps)) visitMembers(part, steps, visit);
+  }
+}
+
+/** The validator's errors for `value` placed at `steps` of an otherwise empty manifest. */
+function probe(validate: KindValidator, steps: Step[], value: unknown): Array<{ keyword: string; params: Record<string, unknown> }> {
+  let manifest: unknown = value;
+  for (let index = steps.length - 1; index >= 0; index--) {
+    const { key, container } = steps[index]!;
+    manifest = container === 'array' ? [manifest] : { [key]: manifest };
+  }
+  const pointer = toPointer(steps.map((step) => step.key));
+  return validate(manifest).filter((error) => error.instancePath === pointer);
+}
+
+function constrainLeaf(schema: Schema, steps: Step[], validate: KindValidator): void {
+  const types = schema.type === undefined ? [] : ([] as unknown[]).concat(schema.type);
+  if (schema.enum !== undefined || schema.const !== undefined || steps.length === 0) return;
+  const parts: Schema[] = [];
+  if (types.includes('number')) {
+    const part: Schema = { type: 'number' };
+    if (probe(validate, steps, PROBE_FRACTION).some((error) => error.keyword === 'type' && error.params.type === 'integer')) {
+      part.type = 'integer';
+      // Kubernetes integers are int32 or int64; the validator names int32 by its range.
+      const range = probe(validate, steps, PROBE_BEYOND_INT32).find((error) => error.keyword === 'format');
+      part.format = typeof range?.params.format === 'string' ? range.params.format : 'int64';
+    }
+    parts.push(part);
+  }
+  if (types.includes('string')) {
+    const part: Schema = { type: 'string' };
+    for (const error of probe(validate, steps, PROBE_STRING)) {
+      if (error.keyword === 'format' && typeof error.params.format === 'string') part.format = error.params.format;
+      if (error.keyword === 'pattern' && typeof error.params.pattern === 'string') part.pattern = error.params.pattern;
+    }
+    parts.push(part);
+  }
+  if (parts.length === 0) return;
+  if (parts.length === 1 && types.length === 1) {
+    Object.assign(schema, parts[0]);
+  } else {
+    delete schema.type;
+    schema.anyOf = [...parts, ...types.filter((type) => type !== 'number' && type !== 'string').map((type) => ({ type }) as Schema)];
+  }
 }
 
 export function resolveRef(schema: Schema, definitions: Record<string, Schema>): Schema {

@@ -1,5 +1,5 @@
 /** Temporary copies of repositories, so a test can plant one file and lint or build the copy. */
-import { cpSync, mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -32,4 +32,31 @@ export function repoCopy(source: string, files: Record<string, string> = {}): st
 
 export function removeFrom(dir: string, relative: string): void {
   rmSync(path.join(dir, relative), { recursive: true });
+}
+
+/** The release a repository of `repos` declares: what a build writes, and what the server answers by default. */
+export function declaredRelease(repository: string, repos = SHIPPED_REPOS): string {
+  return (JSON.parse(readFileSync(path.join(repos, repository, 'repository.json'), 'utf8')) as { release: string }).release;
+}
+
+/** The committed releases of a repository's v1 in dist/, oldest first, from dist/index.json. */
+export function committedReleases(repository: string): string[] {
+  const index = JSON.parse(readFileSync(path.join(ROOT, 'dist/index.json'), 'utf8')) as { bundles: Array<{ repository: string; apiVersion: string; release: string }> };
+  return index.bundles.filter((entry) => entry.repository === repository && entry.apiVersion === 'v1').map((entry) => entry.release);
+}
+
+/** The repositories of `repos` as a build sees them: name, declared release, collection folders (sorted). */
+export function repositoriesIn(repos = SHIPPED_REPOS): Array<{ name: string; release: string; collections: string[] }> {
+  return readdirSync(repos, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort()
+    .map((name) => ({
+      name,
+      release: declaredRelease(name, repos),
+      collections: readdirSync(path.join(repos, name), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+    }));
 }

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../../src/manifest/kube-check.js';
-import { ROOT } from '../helpers/repos.js';
+import { declaredRelease, ROOT } from '../helpers/repos.js';
 import { problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 const BATCH = '/apis/repos/facetform/exec';
@@ -19,7 +19,7 @@ describe('batch exec', () => {
   it('renders a Service, Ingress, ConfigMap and PersistentVolumeClaim as a v1 List, in request order', async () => {
     const response = await server.request(BATCH, { method: 'POST', json: APP });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-facetform-release')).toBe('service-resources/v1/1.1.0, config-and-storage-resources/v1/1.1.0');
+    expect(response.headers.get('x-facetform-release')).toBe(`service-resources/v1/${declaredRelease('service-resources')}, config-and-storage-resources/v1/${declaredRelease('config-and-storage-resources')}`);
     expect(response.headers.get('x-facetform-bundle-digest')!.split(', ')).toHaveLength(2);
     const list = (await response.json()) as any;
     expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
@@ -46,7 +46,7 @@ describe('batch exec', () => {
     expect(problem.errors).toEqual([
       { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master' },
       { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass' },
-      { pointer: '/values/web/spec/ports/0/port', detail: 'must be number' },
+      { pointer: '/values/web/spec/ports/0/port', detail: 'must be integer' },
     ]);
   });
 

@@ -3,6 +3,7 @@ import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
+import { declaredRelease, repositoriesIn } from '../helpers/repos.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,16 +15,17 @@ describe('discovery', () => {
   it('lists vendors, and the repositories of a vendor with their API versions and releases', async () => {
     expect((await (await server.request('/apis/repos')).json()) as any).toEqual({ vendors: [{ name: 'facetform', href: BASE }] });
     const body = (await (await server.request(BASE)).json()) as any;
-    expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
-    expect(body.repositories[2].apiVersions).toEqual([{ apiVersion: 'v1', latest: '1.1.0', releases: ['1.1.0'], href: `${BASE}/service-resources/v1/resources/collections` }]);
+    expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(repositoriesIn().map((repository) => repository.name));
+    const release = declaredRelease('service-resources');
+    expect(body.repositories.find((r: { name: string }) => r.name === 'service-resources').apiVersions).toEqual([{ apiVersion: 'v1', latest: release, releases: [release], href: `${BASE}/service-resources/v1/resources/collections` }]);
     expect((await problemOf(await server.request('/apis/repos/acme'))).detail).toBe('no vendor "acme"; known: facetform');
   });
 
   it('lists the collections of a repository with their facets', async () => {
     const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
-    expect(response.headers.get('x-facetform-release')).toBe('1.1.0');
+    expect(response.headers.get('x-facetform-release')).toBe(declaredRelease('service-resources'));
     const body = (await response.json()) as any;
-    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.1.0' });
+    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: declaredRelease('service-resources') });
     const service = body.collections.find((c: { name: string }) => c.name === 'service');
     expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
     expect(service.facets).toEqual(['addon:clusterip', 'addon:externalips', 'addon:externalname', 'addon:ports', 'addon:spec', 'addon:type', 'master']);

@@ -7,7 +7,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keyFileEntry } from '../../src/server/api-keys.js';
 import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
 import { failedStart, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { repoCopy, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
+import { declaredRelease, repoCopy, repositoriesIn, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
 import { execPath, shippedBundles } from '../helpers/server.js';
 
 let dist: string;
@@ -232,7 +232,7 @@ describe('reload on SIGHUP', () => {
     const copy = tempDir();
     cpSync(dist, copy, { recursive: true });
     running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: 'reload-key-1' });
-    const file = path.join(copy, 'service-resources/v1/1.1.0/bundle.json');
+    const file = path.join(copy, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('"Service"', '"Servic"'));
     await hangUp(running, 'a bundle failed to load', 1);
     expect((await exec(running.url, 'reload-key-1')).status).toBe(200);
@@ -245,11 +245,14 @@ describe('bundles at start', () => {
   it('builds dist/ when it is missing, and again only when a repository changes', async () => {
     const repos = repoCopy(SHIPPED_REPOS);
     const out = path.join(tempDir(), 'dist');
-    expect(staleRepositories(repos, out)).toEqual(['config-and-storage-resources', 'extend-resources', 'service-resources']);
-    expect(await ensureBuilt(repos, out)).toBe(`built config-and-storage-resources, extend-resources, service-resources into ${out}`);
+    const names = repositoriesIn(repos).map((repository) => repository.name);
+    expect(staleRepositories(repos, out)).toEqual(names);
+    expect(await ensureBuilt(repos, out)).toBe(`built ${names.join(', ')} into ${out}`);
     expect(existsSync(path.join(out, 'index.json'))).toBe(true);
     expect(await ensureBuilt(repos, out)).toBeUndefined();
-    writeFileSync(path.join(repos, 'extend-resources/repository.json'), JSON.stringify({ name: 'extend-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0.1', description: 'Changed.' }));
+    // A changed description needs the next patch release.
+    const [major, minor, patch] = declaredRelease('extend-resources', repos).split('.').map(Number) as [number, number, number];
+    writeFileSync(path.join(repos, 'extend-resources/repository.json'), JSON.stringify({ name: 'extend-resources', vendor: 'facetform', apiVersion: 'v1', release: `${major}.${minor}.${patch + 1}`, description: 'Changed.' }));
     expect(staleRepositories(repos, out)).toEqual(['extend-resources']);
     expect(await ensureBuilt(repos, out)).toBe(`built extend-resources into ${out}`);
   });
@@ -257,7 +260,7 @@ describe('bundles at start', () => {
   it('refuses to start when a bundle does not match its digest, naming the file', async () => {
     const broken = tempDir();
     cpSync(dist, broken, { recursive: true });
-    const file = path.join(broken, 'service-resources/v1/1.1.0/bundle.json');
+    const file = path.join(broken, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`);
     writeFileSync(file, '{"format":"facetform.bundle/v1"');
     const result = await failedStart({ BUNDLES_DIR: broken, API_KEYS: 'some-long-key' });
     expect(result.code).toBe(1);

@@ -1,0 +1,208 @@
+/**
+ * A 200 is a manifest the API server takes exactly as answered (CONTRACT §5): values Kubernetes
+ * refuses are 422 at the request member, what it accepts is never refused, numbers that do not
+ * survive JSON are refused, and the sections' own values are judged at build time. The expected
+ * constraints come from the Kubernetes API reference, not from our generated schemas.
+ */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { compileRepositories } from '../src/build/compile.js';
+import { checkManifest } from '../src/manifest/kube-check.js';
+import { buildInto } from './helpers/build.js';
+import { repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
+import { BASE, execPath, problemOf, startTestServer, type TestServer } from './helpers/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server.close());
+
+const meta = { metadata: { name: 'web' } };
+
+/** Each value the API server refuses, the request that carries it, and the request member it is. */
+const refused = [
+  { what: 'a Service port of 80.5 (int32)', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/port', values: { ...meta, spec: { ports: [{ port: 80.5 }] } } },
+  { what: 'a Service protocol HTTP (TCP, UDP or SCTP)', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/protocol', values: { ...meta, spec: { ports: [{ port: 80, protocol: 'HTTP' }] } } },
+  { what: 'a Service port beyond int32', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/port', values: { ...meta, spec: { ports: [{ port: 2 ** 31 }] } } },
+  {
+    what: 'an Ingress backend port number of 80.5',
+    repository: 'service-resources',
+    collection: 'ingress',
+    facets: ['addon:rules'],
+    pointer: '/values/web/spec/rules/0/http/paths/0/backend/service/port/number',
+    values: { ...meta, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80.5 } } } }] } }] } },
+  },
+  {
+    what: 'an Ingress pathType Whatever (Exact, Prefix, ImplementationSpecific)',
+    repository: 'service-resources',
+    collection: 'ingress',
+    facets: ['addon:rules'],
+    pointer: '/values/web/spec/rules/0/http/paths/0/pathType',
+    values: { ...meta, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Whatever', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } },
+  },
+  { what: 'an Endpoints port of 1.5', repository: 'service-resources', collection: 'endpoints', facets: ['addon:subsets'], pointer: '/values/web/subsets/0/ports/0/port', values: { ...meta, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 1.5 }] }] } },
+  {
+    what: 'a PVC storage of "ten gigs" (a quantity)',
+    repository: 'config-and-storage-resources',
+    collection: 'persistent-volume-claim',
+    facets: ['addon:spec'],
+    pointer: '/values/web/spec/resources/requests/storage',
+    values: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: 'ten gigs' } } } },
+  },
+  { what: 'ConfigMap binaryData that is not base64', repository: 'config-and-storage-resources', collection: 'configmap', facets: ['addon:binarydata'], pointer: '/values/web/binaryData/blob', values: { ...meta, binaryData: { blob: 'not base64!' } } },
+  {
+    what: 'a CRD conversion caBundle that is not base64',
+    repository: 'extend-resources',
+    collection: 'customresourcedefinition',
+    facets: ['addon:conversion'],
+    pointer: '/values/web/spec/conversion/webhook/clientConfig/caBundle',
+    values: {
+      ...meta,
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
+        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://convert.example.com', caBundle: '%%%' } } },
+      },
+    },
+  },
+  { what: 'a metadata.generation beyond 2^53 (int64 that JSON cannot carry exactly)', repository: 'service-resources', collection: 'service', facets: [], pointer: '/values/web/metadata/generation', values: { metadata: { name: 'web', generation: 2 ** 53 + 2 } } },
+];
+
+describe('values the API server refuses', () => {
+  for (const entry of refused) {
+    it(`answers 422 at the request member for ${entry.what}`, async () => {
+      const response = await server.request(execPath(entry.repository, entry.collection), { method: 'POST', json: { facets: entry.facets, values: { web: entry.values } } });
+      expect(response.status).toBe(422);
+      const problem = await problemOf(response);
+      expect(problem.errors!.map((error) => error.pointer)).toEqual([entry.pointer]);
+    });
+  }
+});
+
+describe('what the API server accepts', () => {
+  it('renders a CRD whose schema uses enum, default and example of every JSON type and x-kubernetes extensions, even with strict=true', async () => {
+    const openAPIV3Schema = {
+      type: 'object',
+      'x-kubernetes-preserve-unknown-fields': true,
+      'x-kubernetes-validations': [{ rule: 'self.replicas >= 0', message: 'replicas must not be negative' }],
+      properties: {
+        replicas: { type: 'integer', format: 'int32', enum: [1, 3, 5], default: 1, example: 3, 'x-kubernetes-int-or-string': false },
+        mode: { type: 'string', enum: ['fast', 'safe', null], nullable: true, default: 'safe' },
+        settings: { type: 'object', default: { retries: [1, 'two', true, null] }, example: { retries: [] }, 'x-kubernetes-map-type': 'granular' },
+        items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], default: [] },
+        ratio: { type: 'number', default: 0.5, example: 1e-3 },
+        on: { type: 'boolean', default: false, enum: [true, false] },
+      },
+    };
+    const values = {
+      ...meta,
+      spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets', singular: 'widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] },
+    };
+    const response = await server.request(execPath('extend-resources', 'customresourcedefinition') + '?strict=true', { method: 'POST', json: { values: { web: values } } });
+    expect(response.status).toBe(200);
+    const manifest = (await response.json()) as any;
+    expect(manifest.spec.versions[0].schema.openAPIV3Schema).toEqual(openAPIV3Schema);
+    expect(checkManifest(manifest)).toEqual({ checked: true, errors: [] });
+  });
+
+  it('takes int-or-string and quantities in both of their forms', async () => {
+    const ports = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:ports'], values: { web: { ...meta, spec: { ports: [{ port: 80, targetPort: 'http' }, { port: 81, targetPort: 8081 }] } } } } });
+    expect(ports.status).toBe(200);
+    for (const storage of ['10Gi', '500M', 1.5, 10]) {
+      const response = await server.request(execPath('config-and-storage-resources', 'persistent-volume-claim'), {
+        method: 'POST',
+        json: { facets: ['addon:spec'], values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } } },
+      });
+      expect(response.status, String(storage)).toBe(200);
+    }
+  });
+});
+
+describe('numbers that do not survive JSON', () => {
+  for (const literal of ['1e400', '-1E+400', '1' + '0'.repeat(400)]) {
+    it(`answers 400 naming the pointer of ${literal.slice(0, 12)}…, never null`, async () => {
+      const body = `{"values":{"web":{"metadata":{"name":"web","annotations":{"a":"b"}},"spec":{"ports":[{"port":${literal}}]}}},"facets":["addon:ports"]}`;
+      const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+      expect(response.status).toBe(400);
+      expect((await problemOf(response)).detail).toContain('/values/web/spec/ports/0/port');
+    });
+  }
+});
+
+describe('input schemas carry Kubernetes\' own constraints', () => {
+  it('shows a Service port as an int32 integer and its protocol as an enum, in the schema and the TypeScript declaration', async () => {
+    const schema = (await (await server.request(`${BASE}/service-resources/v1/resources/collections/service/schema`)).json()) as any;
+    const port = schema.definitions.ServicePort;
+    expect(port.properties.port).toMatchObject({ type: 'integer', format: 'int32' });
+    expect([...port.properties.protocol.enum].sort()).toEqual(['SCTP', 'TCP', 'UDP']);
+    expect(port.required).toEqual(['port']);
+    const types = await (await server.request(`${BASE}/service-resources/v1/resources/collections/service/types`)).text();
+    const protocol = /protocol\?: ((?:'[A-Z]+'(?: \| )?)+);/.exec(types);
+    expect(protocol?.[1]?.split(' | ').sort()).toEqual(["'SCTP'", "'TCP'", "'UDP'"]);
+    expect(types).toMatch(/\n  port: number;/);
+  });
+});
+
+describe('values only the manifest check can judge', () => {
+  let dist: string;
+  beforeAll(async () => {
+    // Text around a placeholder: the input schema takes any scalar for spec.exposure, but only
+    // "Node" makes a spec.type ("NodePort") that the kind's own enum allows.
+    const repos = repoCopy(SHIPPED_REPOS, {
+      'service-resources/service/sections/type.json': JSON.stringify({ facets: ['addon:spec', 'addon:type'], spec: { type: '{{ __SVC_ID__.spec.exposure }}Port' } }),
+    });
+    dist = await buildInto(repos);
+  });
+
+  it('points a manifest violation at the request member it came from', async () => {
+    const widened = await startTestServer({ dist });
+    try {
+      const valid = await widened.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Node' } } } } });
+      expect(valid.status).toBe(200);
+      const response = await widened.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Whatever' } } } } });
+      expect(response.status).toBe(422);
+      const problem = await problemOf(response);
+      expect(problem.errors).toHaveLength(1);
+      expect(problem.errors![0]!.pointer).toBe('/values/web/spec/exposure');
+      expect(problem.errors![0]!.detail).toContain('/spec/type');
+    } finally {
+      await widened.close();
+    }
+  });
+
+  it('asks for the facet whose section writes a member Kubernetes requires', async () => {
+    const response = await server.request(execPath('config-and-storage-resources', 'storageclass'), { method: 'POST', json: { values: { web: meta } } });
+    expect(response.status).toBe(422);
+    const problem = await problemOf(response);
+    expect(problem.errors).toEqual([{ pointer: '/facets', detail: expect.stringContaining('addon:provisioner') }]);
+  });
+});
+
+describe('lint judges the sections\' own values', () => {
+  const lint = async (files: Record<string, string>) => {
+    const dir = repoCopy(SHIPPED_REPOS, files);
+    const { report } = await compileRepositories(dir);
+    return report
+      .sorted()
+      .filter((message) => message.severity === 'error')
+      .map((message) => ({ ...message, file: path.relative(dir, message.file) }));
+  };
+
+  it('refuses a fixed value Kubernetes refuses, at its line', async () => {
+    const file = 'service-resources/service/sections/affinity.json';
+    const errors = await lint({ [file]: '{\n  "facets": ["addon:affinity"],\n  "spec": {\n    "sessionAffinity": "Sometimes"\n  }\n}\n' });
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ file, line: 4 });
+    expect(errors[0]!.message).toContain('/spec/sessionAffinity');
+  });
+
+  it('refuses an interpolated placeholder where Kubernetes wants an integer', async () => {
+    const file = 'service-resources/service/sections/healthcheck.json';
+    const errors = await lint({ [file]: '{\n  "facets": ["addon:healthcheck"],\n  "spec": {\n    "healthCheckNodePort": "3{{ __SVC_ID__.spec.port }}"\n  }\n}\n' });
+    expect(errors.map((error) => [error.file, error.line])).toEqual([[file, 4]]);
+    expect(errors[0]!.message).toContain('integer');
+  });
+});
