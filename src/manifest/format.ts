@@ -1,5 +1,5 @@
 /** Manifest serialisation (CONTRACT §6): JSON or one YAML document, byte-identical for equal input. */
-import { stringify as toYaml } from 'yaml';
+import { toKubectlYaml } from './kubectl-yaml.js';
 
 export const FORMATS = ['json', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -15,10 +15,8 @@ export function isFormat(value: unknown): value is Format {
 
 export function formatManifest(manifest: unknown, format: Format, options: { pretty?: boolean } = {}): string {
   if (format === 'yaml') {
-    // YAML 1.1 rules for quoting: kubectl's parser reads unquoted yes, on, y, 0b101, 12:30 … as
-    // booleans and numbers, so such strings must be quoted. No anchors: a value used twice is
-    // written twice, as kubectl users expect to read it.
-    return toYaml(manifest, { version: '1.1', aliasDuplicateObjects: false, lineWidth: 0 });
+    // Written for kubectl's decoder (go-yaml v2), which reads it back to exactly the JSON answer.
+    return toKubectlYaml(manifest);
   }
   return options.pretty ? JSON.stringify(manifest, null, 2) + '\n' : JSON.stringify(manifest);
 }
