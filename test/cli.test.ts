@@ -53,6 +53,27 @@ describe('facetform render', () => {
     expect(JSON.parse(run.stdout)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { A: '1' } });
   });
 
+  it('refuses a values or request file with a lone UTF-16 surrogate, naming its JSON Pointer as the server does', async () => {
+    const values = path.join(work, 'surrogate.json');
+    writeFileSync(values, '{"c":{"metadata":{"name":"c"},"data":{"k":"x\\ud800"}}}');
+    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', values, '--format', 'yaml', '--bundles', dist]);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain(`values file ${values}: the string at /c/data/k holds a lone UTF-16 surrogate, which UTF-8 cannot carry`);
+    const request = path.join(work, 'surrogate-request.yaml');
+    writeFileSync(request, 'values:\n  c:\n    metadata: { name: c }\n    data: { "\\uDFFF": v }\n');
+    const fromYaml = await facetform(['render', 'config-and-storage-resources/configmap', '--request', request, '--bundles', dist]);
+    expect(fromYaml.code).toBe(2);
+    expect(fromYaml.stderr).toContain(`request file ${request}: the member name "\\udfff" in the object at /values/c/data holds a lone UTF-16 surrogate`);
+  });
+
+  it('refuses a number too large for a double instead of rendering null, naming its JSON Pointer as the server does', async () => {
+    const request = path.join(work, 'huge.json');
+    writeFileSync(request, '{"values":{"crd":{"metadata":{"name":"w.example.com"},"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"number","default":1e400}}}]}}}}');
+    const run = await facetform(['render', 'extend-resources/customresourcedefinition', '--request', request, '--bundles', dist]);
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain(`request file ${request}: the number at /values/crd/spec/versions/0/schema/openAPIV3Schema/default is too large to represent`);
+  });
+
   it('prints every problem to stderr and exits 1 when the values are wrong', async () => {
     const values = path.join(work, 'bad.json');
     writeFileSync(values, JSON.stringify({ web: { spec: { ports: [{ port: 'http' }] } } }));

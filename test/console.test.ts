@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT } from './helpers/repos.js';
+import { declaredRelease, repositoriesIn, ROOT } from './helpers/repos.js';
 import { KEY, startTestServer, type TestServer } from './helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -54,8 +54,9 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
     await eventually(async () => (await page.locator('#collection option').count()) > 0, 'the collections');
-    await page.selectOption('#repository', { label: 'service-resources v1 (1.1.0)' });
-    await eventually(async () => (await page.locator('#collection option').count()) === 4, 'the service-resources collections');
+    await page.selectOption('#repository', { label: `service-resources v1 (${declaredRelease('service-resources')})` });
+    const serviceCollections = repositoriesIn().find((repository) => repository.name === 'service-resources')!.collections.length;
+    await eventually(async () => (await page.locator('#collection option').count()) === serviceCollections, 'the service-resources collections');
     await page.selectOption('#collection', { label: 'service (Service)' });
     await eventually(async () => (await page.locator('#facet-list input').count()) === 7, 'the facets of service');
     expect(await page.locator('#facet-master').isChecked()).toBe(true);
@@ -74,7 +75,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     const port = page.locator('[data-pointer="/values/web/spec/ports/0/port"]');
     await port.fill('http');
     const error = page.locator('.field:has([data-pointer="/values/web/spec/ports/0/port"]) .field-error');
-    await eventually(async () => (await error.count()) === 1 && (await error.textContent()) === 'must be number', 'the error next to the port field');
+    await eventually(async () => (await error.count()) === 1 && (await error.textContent()) === 'must be integer', 'the error next to the port field');
     expect(await port.getAttribute('aria-invalid')).toBe('true');
 
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -96,7 +97,7 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     await eventually(async () => (await text('#warnings')).includes('unknown field "/values/web/spec/port"'), 'the warning');
     values.web.spec.ports[0].port = 'http';
     await page.fill('#values-json', JSON.stringify(values));
-    await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be number'), 'the error under the JSON editor');
+    await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be integer'), 'the error under the JSON editor');
     await page.fill('#values-json', 'null');
     await eventually(async () => (await text('[data-error-for="/values/json"]')).includes('values must be an object'), 'the shape error');
     await page.check('input[name="mode"][value="form"]');

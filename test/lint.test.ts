@@ -22,6 +22,12 @@ describe('lint', () => {
     expect(await lintWith({})).toEqual([]);
   });
 
+  it('reports a section value no answer can carry: a lone surrogate, a number beyond a double', async () => {
+    const messages = errors(await lintWith({ [`${SECTIONS}/odd.json`]: '{\n  "facets": ["addon:odd"],\n  "data": {\n    "a": "x\\ud800",\n    "b": "{{ __SET_ID__.b }}"\n  },\n  "$values": { "b": { "schema": { "maximum": 1e400 } } }\n}\n' }));
+    expect(messages.map((message) => [message.file, message.line])).toEqual([[`${SECTIONS}/odd.json`, 4]]);
+    expect(messages[0]!.message).toContain('the string at /data/a holds a lone UTF-16 surrogate');
+  });
+
   it('reports a file that is not valid JSON with its position', async () => {
     const messages = errors(await lintWith({ [`${SECTIONS}/broken.json`]: '{\n  "facets": ["addon:x"],\n  "data": {\n' }));
     expect(messages).toHaveLength(1);

@@ -24,6 +24,7 @@ import { InputValidator } from '../schema/input-validator.js';
 import { KubeTypes, type Schema } from '../schema/kube-types.js';
 import { contentOf, parseBody, placeholderSites } from '../template/body.js';
 import { fromPointer, isPlainObject, type JsonObject } from '../util/json.js';
+import { findUnrepresentable } from '../util/unrepresentable.js';
 
 export interface CompileResult {
   report: LintReport;
@@ -61,6 +62,9 @@ function lintStructure(repository: RepositorySource, contexts: CollectionContext
     // The first syntax error only: the ones after it are mostly its echoes.
     const [problem] = file.syntaxErrors;
     if (problem !== undefined) report.error(file, problem, problem.message, 'fix the JSON syntax at this position, then run lint again');
+    // What no answer can carry (a number beyond a double, a lone surrogate) would fail every request.
+    const unrepresentable = findUnrepresentable(file.value);
+    if (unrepresentable !== undefined) report.error(file, fromPointer(unrepresentable.pointer), unrepresentable.detail, 'write a value JSON and YAML answers can carry');
     for (const duplicate of file.duplicateMembers()) {
       report.error(file, duplicate.position, `member "${duplicate.name}" appears twice in one object; JSON keeps only the last`, 'merge the two into one member');
     }

@@ -7,6 +7,7 @@ import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/
 import { formatManifest, formatManifestList, FORMATS, isFormat } from '../manifest/format.js';
 import { RenderError } from '../render/render-error.js';
 import { isPlainObject } from '../util/json.js';
+import { findUnrepresentable } from '../util/unrepresentable.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
 async function readData(file: string, io: Io, what: string): Promise<unknown> {
@@ -16,12 +17,18 @@ async function readData(file: string, io: Io, what: string): Promise<unknown> {
   } catch (error) {
     throw new CliError(`cannot read ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  let data: unknown;
   try {
     // YAML is a superset of JSON, so one parser reads both.
-    return parseYaml(text, { uniqueKeys: true });
+    data = parseYaml(text, { uniqueKeys: true });
   } catch (error) {
     throw new CliError(`${what} file ${file} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
   }
+  // As the server does (json-body.ts): no manifest could carry such a value. YAML has more escapes
+  // and number forms than JSON, so every file is walked.
+  const unrepresentable = findUnrepresentable(data);
+  if (unrepresentable !== undefined) throw new CliError(`${what} file ${file}: ${unrepresentable.detail}`);
+  return data;
 }
 
 export async function runRender(args: string[], io: Io): Promise<number> {

@@ -283,7 +283,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
       schemas,
       responses: {
-        BadRequest: problemResponse('Malformed JSON, nesting too deep, or a bad query parameter.'),
+        BadRequest: problemResponse('Malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate, or a bad query parameter; errors names the JSON Pointer when there is one.'),
         Unauthorized: problemResponse(`${API_KEY_HEADER} is missing or not valid.`),
         NotFound: problemResponse('No such vendor, repository, API version, release or collection; the answer names what exists.'),
         MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),

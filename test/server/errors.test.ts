@@ -38,6 +38,19 @@ describe('error answers', () => {
     expect(await problemOf(huge)).toMatchObject({ status: 400, detail: 'the number at /values/w/spec/ports/0/port is too large to represent' });
   });
 
+  it('400 naming the JSON Pointer of a string or member name that holds a lone UTF-16 surrogate, on exec and batch', async () => {
+    const why = 'holds a lone UTF-16 surrogate, which UTF-8 cannot carry (kubectl would read U+FFFD); send the whole character as a surrogate pair, or leave it out';
+    const inString = await problemOf(await post('{"values":{"w":{"metadata":{"name":"w","labels":{"a~b/c":"x\\ud800y"}}}}}'));
+    expect(inString).toMatchObject({ type: '/problems/bad-request', status: 400, detail: `the string at /values/w/metadata/labels/a~0b~1c ${why}` });
+    expect(inString.errors).toEqual([{ pointer: '/values/w/metadata/labels/a~0b~1c', detail: inString.detail }]);
+    const batch = '{"resources":[{"repository":"service-resources","collection":"service"}],"values":{"w":{"metadata":{"name":"w","labels":{"\\uDC00x":"v"}}}}}';
+    const inName = await problemOf(await server.request(`${BASE}/exec?format=yaml`, { method: 'POST', body: batch, headers: { 'Content-Type': 'application/json' } }));
+    expect(inName.detail).toBe(`the member name "\\udc00x" in the object at /values/w/metadata/labels ${why}`);
+    expect(inName.errors).toEqual([{ pointer: '/values/w/metadata/labels/\udc00x', detail: inName.detail }]);
+    // A pair is one character, escaped or not.
+    expect((await post('{"values":{"w":{"metadata":{"name":"w","labels":{"e":"\\ud83d\\ude00😀"}}}}}')).status).toBe(200);
+  });
+
   it('401 for a missing or wrong key, with the same answer', async () => {
     const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
     const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));

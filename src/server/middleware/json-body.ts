@@ -1,13 +1,15 @@
 /**
  * The JSON request body of an exec route, with the limits of CONTRACT §7: not application/json 415,
  * over 1 MiB 413, malformed JSON or nesting deeper than 64 levels 400. Nesting is measured on the
- * raw text before parsing, so no deep structure is ever built.
+ * raw text before parsing, so no deep structure is ever built. Numbers too large for a double and
+ * lone UTF-16 surrogates (no answer could carry them) are 400 naming their JSON Pointer.
  */
 import type { Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
+import { findUnrepresentable, mayHoldUnrepresentable } from '../../util/unrepresentable.js';
 import { HttpProblem } from '../problem.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -51,20 +53,6 @@ function checkContentType(contentType: string, contentEncoding: string): void {
   if (contentEncoding !== '' && contentEncoding.toLowerCase() !== 'identity') throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
 }
 
-/** JSON.parse turns numbers beyond float range into Infinity; say where instead of rendering null. */
-const HUGE_NUMBER = /[0-9][eE][+]?[0-9]{3}|[0-9]{309}/;
-function findNonFinite(value: unknown): string | undefined {
-  const stack: Array<[unknown, string]> = [[value, '']];
-  while (stack.length > 0) {
-    const [node, pointer] = stack.pop()!;
-    if (typeof node === 'number' && !Number.isFinite(node)) return pointer || '/';
-    if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) stack.push([child, `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`]);
-    }
-  }
-  return undefined;
-}
-
 export function jsonBody(): Middleware {
   return async (ctx, next) => {
     const headers = ctx.req.headers;
@@ -81,9 +69,9 @@ export function jsonBody(): Middleware {
     } catch (error) {
       throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
     }
-    if (HUGE_NUMBER.test(text)) {
-      const pointer = findNonFinite(ctx.state.body);
-      if (pointer !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', `the number at ${pointer} is too large to represent`);
+    if (mayHoldUnrepresentable(text)) {
+      const found = findUnrepresentable(ctx.state.body);
+      if (found !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', found.detail, { errors: [found] });
     }
     await next();
   };
