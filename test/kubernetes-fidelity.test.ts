@@ -121,9 +121,38 @@ describe('what the API server accepts', () => {
   });
 });
 
+describe('formats as the API server parses them (Go), not as a looser or stricter reading', () => {
+  const exec = (repository: string, collection: string, body: unknown) => server.request(execPath(repository, collection), { method: 'POST', json: body });
+  const withTimestamp = (creationTimestamp: string) => ({ values: { web: { metadata: { name: 'web', creationTimestamp } } } });
+  const withStorage = (storage: string) => ({ facets: ['addon:spec'], values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } } });
+
+  it("refuses date-times Go's RFC 3339 parser refuses, and takes the ones it reads", async () => {
+    for (const refused of ['2024-01-01 00:00:00Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00', '2024-01-01T00:00:00+0100', '2024-12-31T23:59:60Z', '2024-02-30T00:00:00Z']) {
+      const response = await exec('service-resources', 'service', withTimestamp(refused));
+      expect(response.status, refused).toBe(422);
+      expect((await problemOf(response)).errors!.map((error) => error.pointer)).toEqual(['/values/web/metadata/creationTimestamp']);
+    }
+    for (const taken of ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.123456+01:00']) expect((await exec('service-resources', 'service', withTimestamp(taken))).status, taken).toBe(200);
+  });
+
+  it("refuses quantities outside apimachinery's grammar, and takes every suffix it has", async () => {
+    for (const refused of ['10h', '1da', '1Y', '1e1.5', 'ten gigs', '10 Gi']) {
+      const response = await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(refused));
+      expect(response.status, refused).toBe(422);
+    }
+    for (const taken of ['10Gi', '1Ei', '100n', '5u', '500m', '1k', '2P', '+1e3', '.5', '1.', '3E-2']) expect((await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(taken))).status, taken).toBe(200);
+  });
+
+  it('takes base64 wrapped in lines, as `base64` writes it and Go decodes it', async () => {
+    const wrapped = Buffer.from('x'.repeat(100)).toString('base64').replace(/(.{76})/g, '$1\n');
+    const response = await exec('config-and-storage-resources', 'configmap', { facets: ['addon:binarydata'], values: { web: { ...meta, binaryData: { blob: wrapped, crlf: 'aGVs\r\nbG8=' } } } });
+    expect(response.status).toBe(200);
+  });
+});
+
 describe('numbers that do not survive JSON', () => {
-  for (const literal of ['1e400', '-1E+400', '1' + '0'.repeat(400)]) {
-    it(`answers 400 naming the pointer of ${literal.slice(0, 12)}…, never null`, async () => {
+  for (const literal of ['1e400', '-1E+400', '1' + '0'.repeat(400), '1' + '0'.repeat(250) + 'e60', '1e-400', '9007199254740993', '80.0000000000000001']) {
+    it(`answers 400 naming the pointer of ${literal.slice(0, 20)}, never another number or null`, async () => {
       const body = `{"values":{"web":{"metadata":{"name":"web","annotations":{"a":"b"}},"spec":{"ports":[{"port":${literal}}]}}},"facets":["addon:ports"]}`;
       const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
       expect(response.status).toBe(400);

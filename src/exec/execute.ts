@@ -101,16 +101,17 @@ function manifestProblems(collection: Executable, selection: Selection, resolved
   const problems: Problem[] = [];
   const ownProblems: string[] = [];
   const kind = String(manifest.kind);
+  const aKind = `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
   for (const problem of found) {
     const at = fromPointer(problem.pointer);
     const source = collection.plan.requestPathOf(selection, at, resolved);
     const facets = lookup(manifest, at) === undefined ? collection.plan.facetsWriting(at) : [];
     if (source !== undefined) problems.push({ pointer: toPointer(source), detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}` });
-    else if (facets.length > 0) problems.push({ pointer: '/facets', detail: `a ${kind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it` });
+    else if (facets.length > 0) problems.push({ pointer: '/facets', detail: `${aKind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it` });
     else ownProblems.push(`${problem.pointer || '/'} ${problem.detail}`);
   }
   if (ownProblems.length > 0) {
-    problems.push({ pointer: '', detail: `the sections of ${collection.plan.collection} render a ${kind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors` });
+    problems.push({ pointer: '', detail: `the sections of ${collection.plan.collection} render ${aKind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors` });
   }
   return problems;
 }

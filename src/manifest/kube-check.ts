@@ -23,15 +23,23 @@ export class ManifestCheck {
     if (errors.length === 0) return [];
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
-    const unions = new Set(errors.filter((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf').map((error) => error.instancePath));
+    const atPath = new Map<string, ErrorObject[]>();
+    for (const error of errors) {
+      const group = atPath.get(error.instancePath);
+      if (group === undefined) atPath.set(error.instancePath, [error]);
+      else group.push(error);
+    }
+    const isUnion = (group: ErrorObject[]) => group.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf');
     const problems = problemsOf(
-      errors.filter((error) => !unions.has(error.instancePath)),
+      errors.filter((error) => !isUnion(atPath.get(error.instancePath)!)),
       '',
     );
-    for (const instancePath of unions) {
-      const shapes = errors
-        .filter((error) => error.instancePath === instancePath)
-        .flatMap((error) => (error.keyword === 'type' ? [String(error.params.type)] : error.keyword === 'format' ? [formatShape(String(error.params.format))] : []));
+    for (const [instancePath, group] of atPath) {
+      if (!isUnion(group)) continue;
+      // A branch that has the right type but not the format says it by its format: "integer or string", "number or a quantity".
+      const types = new Set(group.filter((error) => error.keyword === 'type').map((error) => String(error.params.type)));
+      const formatOfFailedType = (format: string) => types.has(/^(int32|int64)$/.test(format) ? 'integer' : 'string');
+      const shapes = [...types, ...group.filter((error) => error.keyword === 'format' && !formatOfFailedType(String(error.params.format))).map((error) => formatShape(String(error.params.format)))];
       problems.push({ pointer: instancePath, detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes' });
     }
     return problems;

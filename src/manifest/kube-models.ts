@@ -7,6 +7,8 @@
 import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+// Go's rules for byte, quantity, date-time and int64 in the validators' shared format table.
+import './kube-formats.js';
 
 const require = createRequire(import.meta.url);
 const modelsRoot = path.dirname(require.resolve('kubernetes-models'));

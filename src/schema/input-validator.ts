@@ -3,9 +3,9 @@
  * (`allErrors`), run per request. Reports every violation as a JSON Pointer into the request body,
  * and every member the schema does not know.
  */
-import { formats as kubernetesFormats } from '@kubernetes-models/validate';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
 import type { Problem } from '../render/render-error.js';
 import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
@@ -13,18 +13,14 @@ import { MemberWalker } from './unknown-members.js';
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
-/** JSON numbers are doubles: an integer beyond this does not arrive as the caller wrote it. */
-export const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
-
 let shared: Ajv | undefined;
 function ajv(): Ajv {
   if (shared === undefined) {
     // strict: false because generated Kubernetes schemas carry annotations ajv does not know.
     shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true });
-    // The formats the Kubernetes validators use (byte, quantity, int32, date-time …), so that input
-    // schemas and manifest checks judge a value alike; int64 also refuses what JSON cannot carry.
+    // The formats the Kubernetes validators use (byte, quantity, int32, date-time …), with Go's
+    // rules, so that input schemas and manifest checks judge a value alike.
     for (const [name, format] of Object.entries(kubernetesFormats)) shared.addFormat(name, format as never);
-    shared.addFormat('int64', { type: 'number', validate: (value: number) => Number.isSafeInteger(value) });
   }
   return shared;
 }
@@ -62,13 +58,26 @@ export class InputValidator {
 
 /** Turns ajv errors into problems, one per pointer and message, with `anyOf` noise folded. */
 export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
-  const anyOfPaths = errors.filter((error) => error.keyword === 'anyOf' || error.keyword === 'oneOf').map((error) => error.schemaPath);
+  // Errors grouped by instance path in one pass: a union's branch errors sit at its path or below,
+  // so each error looks only at the unions above it, and a body with thousands of failing items
+  // costs linear time, not quadratic.
+  const atPath = new Map<string, ErrorObject[]>();
+  const unionsAt = new Map<string, ErrorObject[]>();
+  for (const error of errors) {
+    groupInto(atPath, error.instancePath, error);
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') groupInto(unionsAt, error.instancePath, error);
+  }
+  const inBranch = (error: ErrorObject): boolean => {
+    for (let path = error.instancePath; ; path = path.slice(0, path.lastIndexOf('/'))) {
+      if (unionsAt.get(path)?.some((union) => error.schemaPath !== union.schemaPath && error.schemaPath.startsWith(union.schemaPath + '/'))) return true;
+      if (path === '') return false;
+    }
+  };
   const problems: Problem[] = [];
   const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
-    const inBranch = anyOfPaths.some((path) => error.schemaPath !== path && error.schemaPath.startsWith(path + '/'));
-    if (inBranch) continue;
+    if (unionsAt.size > 0 && inBranch(error)) continue;
     let pointer = prefix + error.instancePath;
     let detail: string;
     switch (error.keyword) {
@@ -81,7 +90,7 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
         break;
       case 'anyOf':
       case 'oneOf':
-        detail = `must be ${branchShapes(errors, error.schemaPath) ?? 'one of the allowed shapes'}`;
+        detail = `must be ${branchShapes(atPath.get(error.instancePath)!, error.schemaPath) ?? 'one of the allowed shapes'}`;
         break;
       case 'type':
         detail = `must be ${String(error.params.type).split(',').join(' or ')}`;
@@ -112,15 +121,28 @@ const FORMAT_SHAPES: Record<string, string> = {
 
 export const formatShape = (format: string): string => FORMAT_SHAPES[format] ?? `a valid ${format}`;
 
-/** What the branches of a union accept: each branch's type, or its format where the type was right. */
+/**
+ * What the branches of a union accept, from the errors at the union's own path: each branch's type,
+ * or its format where the type was right (`integer or string`, `number or a Kubernetes quantity …`).
+ */
 function branchShapes(errors: ErrorObject[], schemaPath: string): string | undefined {
-  const shapes: string[] = [];
+  const byBranch = new Map<string, { type?: string; format?: string }>();
   for (const error of errors) {
     if (!error.schemaPath.startsWith(schemaPath + '/')) continue;
-    if (error.keyword === 'type') shapes.push(...String(error.params.type).split(','));
-    else if (error.keyword === 'format') shapes.push(formatShape(String(error.params.format)));
+    const branch = error.schemaPath.slice(schemaPath.length + 1).split('/')[0]!;
+    const shape = byBranch.get(branch) ?? {};
+    if (error.keyword === 'type') shape.type = String(error.params.type).split(',').join(' or ');
+    else if (error.keyword === 'format') shape.format ??= formatShape(String(error.params.format));
+    byBranch.set(branch, shape);
   }
+  const shapes = [...byBranch.values()].map((shape) => shape.type ?? shape.format).filter((shape): shape is string => shape !== undefined);
   return shapes.length > 0 ? [...new Set(shapes)].join(' or ') : undefined;
+}
+
+function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+  const group = groups.get(key);
+  if (group === undefined) groups.set(key, [value]);
+  else group.push(value);
 }
 
 function escape(segment: string): string {

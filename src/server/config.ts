@@ -42,6 +42,8 @@ export interface RequestLimits {
   maxValuesEntries: number;
   /** Characters of any one string (member names too) in a request body. */
   maxStringLength: number;
+  /** Items of any one array, and members of any one object, in a request body. */
+  maxItems: number;
   /** Resources in one batch request. */
   maxResources: number;
 }
@@ -70,6 +72,7 @@ export const CONFIG_DEFAULTS = {
   RATE_LIMIT: '600/min',
   MAX_VALUES_ENTRIES: '100',
   MAX_STRING_LENGTH: '65536',
+  MAX_ITEMS: '1000',
   MAX_RESOURCES: '50',
   HEADERS_TIMEOUT_MS: '10000',
   REQUEST_TIMEOUT_MS: '30000',
@@ -123,6 +126,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     limits: {
       maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000),
       maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024),
+      maxItems: integer(env, 'MAX_ITEMS', 16, 100_000),
       maxResources: integer(env, 'MAX_RESOURCES', 1, 10_000),
     },
     timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000) },

@@ -42,6 +42,7 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     limits: options.limits ?? {
       maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES),
       maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH),
+      maxItems: Number(CONFIG_DEFAULTS.MAX_ITEMS),
       maxResources: Number(CONFIG_DEFAULTS.MAX_RESOURCES),
     },
     metrics: createMetrics(),

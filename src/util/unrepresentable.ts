@@ -1,7 +1,11 @@
 /**
- * Lone UTF-16 surrogates: a JSON `\uD800` escape puts one in a string, but UTF-8 cannot carry it, so
- * no answer can hold it exactly (YAML cannot write it; from a JSON escape kubectl reads U+FFFD).
- * Requests that hold one are refused, by the server (json-body.ts) and the CLI alike.
+ * Values no answer can carry as the caller wrote them, refused rather than answered with something
+ * else, by the server (json-body.ts), the CLI and lint alike:
+ * - lone UTF-16 surrogates: a JSON `\uD800` escape puts one in a string, but UTF-8 cannot carry it
+ *   (YAML cannot write it; from a JSON escape kubectl reads U+FFFD);
+ * - numbers a double does not hold: beyond its range (JSON.parse makes them Infinity, then null),
+ *   below it (1e-400 becomes 0), and integers written with more digits than it keeps
+ *   (9007199254740993 arrives as …992, 80.0000000000000001 as 80).
  */
 import { toPointer } from './json.js';
 
@@ -17,12 +21,73 @@ export interface Unrepresentable {
   detail: string;
 }
 
-/** A number literal of 3+ exponent digits or 309+ digits: the only ones that can leave a double's range. */
-const HUGE_NUMBER = /[0-9][eE][+]?[0-9]{3}|[0-9]{309}/;
+/** An exponent or 16 digits in a row: only such number literals can fail to survive as a double. */
+const SUSPECT_NUMBER = /[0-9][eE]|[0-9]{16}/;
 
 /** Whether JSON text may parse to an unrepresentable value: cheap, so only such bodies are walked. */
 export function mayHoldUnrepresentable(jsonText: string): boolean {
-  return SURROGATE_ESCAPE.test(jsonText) || HUGE_NUMBER.test(jsonText);
+  return SURROGATE_ESCAPE.test(jsonText) || SUSPECT_NUMBER.test(jsonText);
+}
+
+const NUMBER_TOKEN = /-?(0|[1-9][0-9]*)(?:\.([0-9]+))?(?:[eE]([+-]?[0-9]+))?/y;
+
+/** Why a JSON number literal does not survive as a double, or undefined when it does. */
+function numberLoss(token: string, value: number): string | undefined {
+  if (!Number.isFinite(value)) return 'is too large to represent';
+  const match = NUMBER_TOKEN.exec(token) ?? [];
+  NUMBER_TOKEN.lastIndex = 0;
+  const [, whole = '', fraction = '', exponent] = match;
+  if (value === 0) return /[1-9]/.test(whole + fraction) ? 'is too small to represent: it would arrive as 0' : undefined;
+  // Integers written out: the double must be the very integer, and a fraction must not vanish.
+  if (exponent !== undefined) return undefined;
+  const lostFraction = /[1-9]/.test(fraction) && Number.isInteger(value);
+  const lostDigits = !/[1-9]/.test(fraction) && !Number.isSafeInteger(value) && BigInt(token.replace(/\..*$/, '')) !== BigInt(value);
+  return lostFraction || lostDigits ? `has more digits than a JSON number keeps (a double): it would arrive as ${JSON.stringify(value)}` : undefined;
+}
+
+/** The first number literal of JSON text that does not survive parsing, with the value it became. */
+function firstLostNumber(text: string): { value: number; why: string } | undefined {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index);
+    if (code === 0x22) {
+      // Skip a string, escapes included.
+      for (index++; index < text.length && text.charCodeAt(index) !== 0x22; index++) if (text.charCodeAt(index) === 0x5c) index++;
+    } else if (code === 0x2d || (code >= 0x30 && code <= 0x39)) {
+      NUMBER_TOKEN.lastIndex = index;
+      const token = NUMBER_TOKEN.exec(text)?.[0] ?? text[index]!;
+      NUMBER_TOKEN.lastIndex = 0;
+      const value = Number(token);
+      const why = numberLoss(token, value);
+      if (why !== undefined) return { value, why };
+      index += token.length - 1;
+    }
+  }
+  return undefined;
+}
+
+/** Where in `value` the number `target` stands (the first such place). */
+function pointerOfNumber(value: unknown, target: number): string | undefined {
+  const stack: Array<[unknown, string[]]> = [[value, []]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'number' && Object.is(node, target)) return toPointer(path);
+    if (typeof node === 'object' && node !== null) {
+      const entries = Object.entries(node);
+      for (let index = entries.length - 1; index >= 0; index--) stack.push([entries[index]![1], [...path, entries[index]![0]]]);
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The first number of JSON `text` (parsed as `value`) that a double does not hold as written, with
+ * its pointer; text that only YAML wrote has no such check, as YAML's numbers are not JSON's.
+ */
+export function findLostNumber(value: unknown, text: string): Unrepresentable | undefined {
+  const lost = firstLostNumber(text);
+  if (lost === undefined) return undefined;
+  const pointer = pointerOfNumber(value, lost.value) ?? '';
+  return { pointer, detail: `the number at ${pointer || '/'} ${lost.why}` };
 }
 
 function hasLoneSurrogate(text: string): boolean {

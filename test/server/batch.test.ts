@@ -11,7 +11,7 @@ const BATCH = '/apis/repos/facetform/exec';
 const APP = JSON.parse(readFileSync(path.join(ROOT, 'test/fixtures/batch/app.json'), 'utf8'));
 let server: TestServer;
 beforeAll(async () => {
-  server = await startTestServer({ state: { limits: { maxValuesEntries: 100, maxStringLength: 65536, maxResources: 5 } } });
+  server = await startTestServer({ state: { limits: { maxValuesEntries: 100, maxStringLength: 65536, maxItems: 1000, maxResources: 5 } } });
 });
 afterAll(() => server.close());
 

@@ -63,12 +63,24 @@ describe('rate limits', () => {
 
 describe('request limits', () => {
   it('cap the number of values entries and the length of strings, naming each breach', async () => {
-    server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxResources: 50 } } });
+    server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxItems: 20, maxResources: 50 } } });
     const values = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [id, { metadata: { name: id } }]));
     const many = await problemOf(await server.request(SERVICE, { method: 'POST', json: { values, globalvars: { __SVC_ID__: 'a' } } }));
     expect(many).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/values', detail: 'has 4 entries; at most 3' }] });
     const long = await problemOf(await server.request(SERVICE, { method: 'POST', json: { values: { w: { metadata: { name: 'x'.repeat(101), ['k'.repeat(150)]: 1 } } } } }));
     expect(long.errors!.map((error) => error.detail).sort()).toEqual(['is 101 characters long; at most 100', 'is a member name 150 characters long; at most 100']);
+  });
+
+  it('cap the items of any one array and the members of any one object, so that reporting every problem stays cheap', async () => {
+    server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxItems: 20, maxResources: 50 } } });
+    const ports = Array.from({ length: 21 }, () => ({ port: 1, targetPort: true }));
+    const labels = Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`l${index}`, 'x']));
+    const problem = await problemOf(await server.request(SERVICE, { method: 'POST', json: { facets: ['addon:ports'], values: { w: { metadata: { name: 'w', labels }, spec: { ports } } } } }));
+    expect(problem).toMatchObject({ status: 422, title: 'Request over limits' });
+    expect(problem.errors!.sort((a, b) => a.pointer.localeCompare(b.pointer))).toEqual([
+      { pointer: '/values/w/metadata/labels', detail: 'has 21 members; at most 20' },
+      { pointer: '/values/w/spec/ports', detail: 'has 21 items; at most 20' },
+    ]);
   });
 });
 

@@ -1,6 +1,9 @@
 /**
- * Limits on what one exec body may hold, besides its size: how many `values` entries, and how long
- * any one string (member names included) may be. Each breach is reported with its pointer.
+ * Limits on what one exec body may hold, besides its size: how many `values` entries, how long any
+ * one string (member names included) may be, and how many items any one array or object of the
+ * input values may hold.
+ * Each breach is reported with its pointer. The item limit bounds the work of validation: ajv's
+ * error lists grow by copying, so thousands of failing items in one array cost quadratic time.
  */
 import type { Middleware } from 'koa';
 import type { Problem } from '../../render/render-error.js';
@@ -10,7 +13,7 @@ import { HttpProblem } from '../problem.js';
 
 const REPORTED = 10;
 
-export function stringLengthProblems(body: unknown, maxLength: number): Problem[] {
+export function sizeProblems(body: unknown, maxLength: number, maxItems: number): Problem[] {
   const problems: Problem[] = [];
   const stack: Array<[unknown, string]> = [[body, '']];
   while (stack.length > 0 && problems.length < REPORTED) {
@@ -18,7 +21,10 @@ export function stringLengthProblems(body: unknown, maxLength: number): Problem[
     if (typeof node === 'string') {
       if (node.length > maxLength) problems.push({ pointer, detail: `is ${node.length} characters long; at most ${maxLength}` });
     } else if (typeof node === 'object' && node !== null) {
-      for (const [key, child] of Object.entries(node)) {
+      const entries = Object.entries(node);
+      // Only input values are validated against schemas; facet lists are checked by one lookup each.
+      if (entries.length > maxItems && pointer.startsWith('/values/')) problems.push({ pointer, detail: `has ${entries.length} ${Array.isArray(node) ? 'items' : 'members'}; at most ${maxItems}` });
+      for (const [key, child] of entries) {
         const childPointer = `${pointer}/${key.length > 64 ? key.slice(0, 64) + '…' : key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
         if (key.length > maxLength) problems.push({ pointer: childPointer, detail: `is a member name ${key.length} characters long; at most ${maxLength}` });
         stack.push([child, childPointer]);
@@ -36,7 +42,7 @@ export function requestLimits(limits: RequestLimits): Middleware {
       const entries = Object.keys(body.values).length;
       if (entries > limits.maxValuesEntries) problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
     }
-    problems.push(...stringLengthProblems(body, limits.maxStringLength));
+    problems.push(...sizeProblems(body, limits.maxStringLength, limits.maxItems));
     if (problems.length > 0) {
       throw new HttpProblem(422, 'invalid-values', 'Request over limits', `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`, { errors: problems });
     }
