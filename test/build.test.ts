@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { cpSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { canonicalJson, sha256, type Bundle } from '../src/bundle/bundle.js';
@@ -65,6 +65,24 @@ describe('facetform build', () => {
     const file = path.join(copy, `extend-resources/v1/${declaredRelease('extend-resources')}/bundle.json`);
     writeFileSync(file, readFileSync(file, 'utf8').replace('"CustomResourceDefinition"', '"CustomResourceDefinitionX"'));
     expect(() => loadBundles(copy)).toThrow(`${file}: content does not match its digest`);
+  });
+
+  it('leaves index.json whole and names the file when it cannot be written, as on a full disk', async () => {
+    const out = await buildInto(SHIPPED_REPOS);
+    const index = path.join(out, 'index.json');
+    const before = readFileSync(index, 'utf8');
+    // A new patch release of one repository, so the build must rewrite the index …
+    const changed = repoCopy(SHIPPED_REPOS);
+    const [major, minor, patch] = declaredRelease('extend-resources').split('.').map(Number) as [number, number, number];
+    const declaration = path.join(changed, 'extend-resources/repository.json');
+    writeFileSync(declaration, JSON.stringify({ ...JSON.parse(readFileSync(declaration, 'utf8')), release: `${major}.${minor}.${patch + 1}`, description: 'Changed.' }));
+    // … and its temporary file cannot be written.
+    mkdirSync(`${index}.${process.pid}.tmp`);
+    const run = await runCli(['build', '--repos', changed, '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`build failed: cannot write ${index} (`);
+    expect(readFileSync(index, 'utf8')).toBe(before);
+    expect(loadBundles(out)).toHaveLength(repositoriesIn().length);
   });
 
   it('refuses to build other content under a released version and names the versions to use', async () => {

@@ -11,7 +11,7 @@
  * compatibility check against the one before it (CONTRACT §9). Releases are kept: dist/ is
  * committed, and the index lists every release with its digest and the date it was first built.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
 import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
@@ -30,11 +30,24 @@ function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
 }
 
-/** Writes a file only when its bytes differ, so an unchanged build touches nothing. */
+/**
+ * Writes a file only when its bytes differ, so an unchanged build touches nothing. The text goes to
+ * a temporary file renamed over the old one: a full disk or a crash leaves the old file whole, never
+ * an empty or half-written index or bundle that a server would then refuse.
+ */
 function writeIfChanged(file: string, text: string): void {
   if (existsSync(file) && readFileSync(file, 'utf8') === text) return;
   mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, text);
+  const temporary = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temporary, text);
+    renameSync(temporary, file);
+  } catch (error) {
+    // A half-written temporary file goes; whatever else stands at that name is not ours to remove.
+    if (lstatSync(temporary, { throwIfNoEntry: false })?.isFile()) rmSync(temporary);
+    // Name the file the build meant to write, not its temporary twin.
+    throw Object.assign(error as NodeJS.ErrnoException, { path: file });
+  }
 }
 
 export function nextReleases(release: string): string {

@@ -24,6 +24,13 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
       io.err(`build failed: ${error.message}\nnothing was written\n`);
       return 1;
     }
+    // A full disk, a read-only or unwritable folder: say which file, not a stack; files already in
+    // dist/ stay whole (they are replaced by rename).
+    const { code, path: file } = error as NodeJS.ErrnoException;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      io.err(`build failed: cannot write ${file ?? values.out} (${code}: ${(error as Error).message}); files already in ${values.out} are whole: each is replaced by rename\n`);
+      return 1;
+    }
     throw error;
   }
   const collections = bundles.reduce((count, bundle) => count + bundle.collections.length, 0);

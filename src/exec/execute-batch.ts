@@ -59,7 +59,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
     problems.push({ pointer: '/resources', detail: `has ${resources.length} resources; at most ${options.maxResources}` });
   }
   // The shared members are checked once, not once per resource.
-  problems.push(...requestShapeProblems({ values, globalvars }));
+  for (const problem of requestShapeProblems({ values, globalvars })) problems.push(problem);
   if (problems.length > 0) throw new RenderError('Invalid request', problems);
 
   const manifests: JsonObject[] = [];
@@ -70,7 +70,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
     const pointer = `/resources/${index}`;
     const shape = resourceShapeProblems(resource, pointer);
     if (shape.length > 0) {
-      problems.push(...shape);
+      for (const problem of shape) problems.push(problem);
       return;
     }
     const named = resource as BatchResource;
@@ -88,7 +88,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;
       // Facets belong to the resource; values and globalvars are shared.
-      problems.push(...error.problems.map((problem) => (problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem)));
+      for (const problem of error.problems) problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
     }
   });
   if (problems.length > 0) {

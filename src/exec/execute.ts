@@ -57,7 +57,7 @@ export function execute(collection: Executable, body: unknown, options: { strict
     selection = collection.plan.select(Array.isArray(facets) ? facets : []);
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
-    problems.push(...error.problems);
+    for (const problem of error.problems) problems.push(problem);
   }
 
   let manifest: JsonObject | undefined;
@@ -70,16 +70,16 @@ export function execute(collection: Executable, body: unknown, options: { strict
     } else {
       valuesId = resolved.id;
       const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
-      problems.push(...check.problems);
+      for (const problem of check.problems) problems.push(problem);
       unknownMembers = check.unknown;
       if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
       if (selection !== undefined) {
         try {
           manifest = collection.plan.renderSelected(selection, resolved, strict);
-          if (collection.manifestCheck !== undefined) problems.push(...manifestProblems(collection, selection, resolved, manifest));
+          if (collection.manifestCheck !== undefined) for (const problem of manifestProblems(collection, selection, resolved, manifest)) problems.push(problem);
         } catch (error) {
           if (!(error instanceof RenderError)) throw error;
-          problems.push(...error.problems);
+          for (const problem of error.problems) problems.push(problem);
         }
       }
     }

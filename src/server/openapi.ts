@@ -11,6 +11,7 @@ import { isPlainObject } from '../util/json.js';
 import { API_KEY_HEADER } from './middleware/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
 import { PROBLEM_TYPES } from './problem.js';
+import { LISTED_PROBLEMS } from './routes/answer.js';
 
 type Json = Record<string, unknown>;
 
@@ -250,7 +251,8 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
         status: { type: 'integer' },
         detail: { type: 'string' },
         instance: { type: 'string', description: 'urn:request:<request id>' },
-        errors: { type: 'array', items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: { type: 'string' } } } },
+        errors: { type: 'array', maxItems: LISTED_PROBLEMS, items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: { type: 'string' } } } },
+        more: { type: 'integer', minimum: 1, description: `How many problems errors leaves out: it lists at most ${LISTED_PROBLEMS}.` },
       },
     },
   };
@@ -289,7 +291,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
         MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),
         PayloadTooLarge: problemResponse(`Body over ${BODY_LIMIT_BYTES} bytes.`),
         UnsupportedMediaType: problemResponse('Body is not application/json.'),
-        InvalidValues: problemResponse('Facets, values or globalvars are wrong; errors lists each problem with a JSON Pointer.'),
+        InvalidValues: problemResponse(`Facets, values or globalvars are wrong; errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest).`),
       },
     },
   };

@@ -136,6 +136,18 @@ describe('error answers', () => {
     }
   });
 
+  it('422, never a 500, for a request with 130,000 problems, listing the first 100 and counting the rest, on exec and batch', async () => {
+    const facets = Array.from({ length: 130_000 }, () => 'x');
+    const values = { w: { metadata: { name: 'w' } } };
+    const exec = await problemOf(await post(JSON.stringify({ facets, values })));
+    expect(exec).toMatchObject({ status: 422, more: 130_000 - 100 });
+    expect(exec.errors).toHaveLength(100);
+    expect(exec.errors![0]).toEqual({ pointer: '/facets/0', detail: expect.stringContaining('"x" is not a facet of service') });
+    const batch = await problemOf(await server.request(`${BASE}/exec`, { method: 'POST', json: { resources: [{ repository: 'service-resources', collection: 'service', facets }], values } }));
+    expect(batch).toMatchObject({ status: 422, more: 130_000 - 100 });
+    expect(batch.errors).toHaveLength(100);
+  });
+
   it('500 with a request id and no internals for an unexpected failure, logged with its stack', async () => {
     const original = server.state.registry.bundle;
     server.state.registry.bundle = () => {

@@ -42,7 +42,7 @@ export function requestLimits(limits: RequestLimits): Middleware {
       const entries = Object.keys(body.values).length;
       if (entries > limits.maxValuesEntries) problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
     }
-    problems.push(...sizeProblems(body, limits.maxStringLength, limits.maxItems));
+    for (const problem of sizeProblems(body, limits.maxStringLength, limits.maxItems)) problems.push(problem);
     if (problems.length > 0) {
       throw new HttpProblem(422, 'invalid-values', 'Request over limits', `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`, { errors: problems });
     }

@@ -57,7 +57,15 @@ export function strictParam(ctx: Context): boolean {
   return booleanParam(queryParam(ctx, 'strict'), 'strict');
 }
 
+/** Problems one answer lists; the rest are counted in `more`, so an answer stays small whatever the request (CONTRACT §7). */
+export const LISTED_PROBLEMS = 100;
+
 export function invalidRequest(error: RenderError): HttpProblem {
   const count = error.problems.length;
-  return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors: error.problems });
+  if (count <= LISTED_PROBLEMS) return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors: error.problems });
+  const more = count - LISTED_PROBLEMS;
+  return new HttpProblem(422, 'invalid-values', error.title, `${count} problems with the request; errors lists the first ${LISTED_PROBLEMS}, and more counts the other ${more}`, {
+    errors: error.problems.slice(0, LISTED_PROBLEMS),
+    more,
+  });
 }
