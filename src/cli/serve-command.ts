@@ -73,7 +73,7 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
   // written at least every 250 ms, and whatever is left is written at shutdown.
   const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 } as never);
   const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, destination);
-  const state = createState(registry, loadKeys(config, key), logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits });
+  const state = createState(registry, loadKeys(config, key), logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits, openRoutes: config.openRoutes });
   let running: RunningServer;
   try {
     running = await startServer(state, config.port, config.host, config.timeouts);

@@ -17,6 +17,8 @@ export interface ServerConfig {
   apiKeys: string[] | undefined;
   /** File of `NAME sha256:HEX` lines. */
   apiKeysFile: string | undefined;
+  /** Operations routes answered without a key (CONTRACT §7: they follow the key unless opened). */
+  openRoutes: OpenRoute[];
   logLevel: LogLevel;
   /** Milliseconds in-flight requests get to finish after SIGTERM. */
   shutdownTimeoutMs: number;
@@ -97,6 +99,17 @@ function integer(env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_DEFAULTS, min
   return Number(text);
 }
 
+/** Routes that OPEN_ROUTES may open, by name. */
+export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json' } as const;
+export type OpenRoute = keyof typeof OPENABLE_ROUTES;
+
+function openRoutes(env: NodeJS.ProcessEnv): OpenRoute[] {
+  const names = (env.OPEN_ROUTES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const unknown = names.filter((name) => !Object.hasOwn(OPENABLE_ROUTES, name));
+  if (unknown.length > 0) throw new ConfigError('OPEN_ROUTES', `${unknown.map((name) => `"${name}"`).join(', ')} cannot be opened; name ${Object.keys(OPENABLE_ROUTES).join(' or ')}`);
+  return names as OpenRoute[];
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   const host = env.HOST ?? CONFIG_DEFAULTS.HOST;
   if (host.trim() === '') throw new ConfigError('HOST', 'is empty; use e.g. 0.0.0.0 or 127.0.0.1');
@@ -135,6 +148,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     bundlesDir,
     apiKeys,
     apiKeysFile,
+    openRoutes: openRoutes(env),
     logLevel,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
   };

@@ -234,8 +234,8 @@ function operationsPaths(): Json {
   return {
     '/healthz': { get: { ...open, operationId: 'healthz', tags: ['operations'], summary: 'Liveness', responses: { '200': { description: 'Alive.' } } } },
     '/readyz': { get: { ...open, operationId: 'readyz', tags: ['operations'], summary: 'Readiness', responses: { '200': { description: 'Ready.' }, '503': problemResponse('Not ready or shutting down.') } } },
-    '/metrics': { get: { ...open, operationId: 'metrics', tags: ['operations'], summary: 'Prometheus metrics', responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain') } } },
-    '/openapi.json': { get: { ...open, operationId: 'openapi', tags: ['operations'], summary: 'This document', responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } } } } },
+    '/metrics': { get: { operationId: 'metrics', tags: ['operations'], summary: 'Prometheus metrics', description: 'Needs the key unless OPEN_ROUTES names metrics.', responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+    '/openapi.json': { get: { operationId: 'openapi', tags: ['operations'], summary: 'This document', description: 'Needs the key unless OPEN_ROUTES names openapi.', responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, '401': { $ref: '#/components/responses/Unauthorized' } } } },
   };
 }
 

@@ -12,7 +12,7 @@ import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
-import { CONFIG_DEFAULTS, parseRateLimit, type RateLimit, type RequestLimits, type ServerTimeouts } from './config.js';
+import { CONFIG_DEFAULTS, OPENABLE_ROUTES, type OpenRoute, parseRateLimit, type RateLimit, type RequestLimits, type ServerTimeouts } from './config.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { ServerState } from './state.js';
 
@@ -30,6 +30,8 @@ export interface StateOptions {
   rateLimit?: RateLimit;
   redisUrl?: string | undefined;
   limits?: RequestLimits;
+  /** Operations routes to answer without a key; none by default. */
+  openRoutes?: readonly OpenRoute[];
 }
 
 export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger, options: StateOptions = {}): ServerState {
@@ -39,6 +41,7 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     keys,
     logger,
     rateLimiter: new RateLimiter(options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT), logger, options.redisUrl),
+    openPaths: new Set((options.openRoutes ?? []).map((route) => OPENABLE_ROUTES[route])),
     limits: options.limits ?? {
       maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES),
       maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH),

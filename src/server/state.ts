@@ -13,6 +13,8 @@ export interface ServerState {
   logger: Logger;
   rateLimiter: RateLimiter;
   limits: RequestLimits;
+  /** Paths of operations routes opened by OPEN_ROUTES: answered without a key. */
+  openPaths: ReadonlySet<string>;
   metrics: Metrics;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;

@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys, keyFileEntry, parseKeyFile } from '../../src/server/api-keys.js';
+import { readConfig } from '../../src/server/config.js';
 import { tempDir } from '../helpers/repos.js';
 import { BASE, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
@@ -72,10 +73,16 @@ describe('API keys', () => {
     expect(() => parseKeyFile(`x sha256:${'a'.repeat(64)}\nx sha256:${'b'.repeat(64)}`, 'k')).toThrow('k:2: key name x is used twice');
   });
 
-  it('needs no key for health, readiness, metrics and the OpenAPI document', async () => {
+  it('needs no key for health and readiness, but does for metrics and the OpenAPI document unless OPEN_ROUTES opens them', async () => {
     server = await startTestServer();
-    for (const route of ['/healthz', '/readyz', '/metrics', '/openapi.json']) {
-      expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    for (const route of ['/healthz', '/readyz']) expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    for (const route of ['/metrics', '/openapi.json']) {
+      expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(401);
+      expect((await server.request(route)).status, route).toBe(200);
     }
+    await server.close();
+    server = await startTestServer({ state: { openRoutes: readConfig({ OPEN_ROUTES: 'metrics, openapi' }).openRoutes } });
+    for (const route of ['/metrics', '/openapi.json']) expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    expect(() => readConfig({ OPEN_ROUTES: 'metrics,discovery' })).toThrow('OPEN_ROUTES: "discovery" cannot be opened; name metrics or openapi');
   });
 });

@@ -1,7 +1,8 @@
 /**
- * X-APIKEY on every route but the few public ones (health, readiness, metrics, the API's own
- * description, the console page). Deny by default: a route added later is protected unless named here. A missing
- * and a wrong key get the same answer.
+ * X-APIKEY on every route but the few public ones (health, readiness, problem types, the console
+ * page) and the operations routes an operator opened (OPEN_ROUTES: metrics, the OpenAPI document,
+ * which tell an outsider the traffic and every schema). Deny by default: a route added later is
+ * protected unless named here. A missing and a wrong key get the same answer.
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
@@ -10,7 +11,7 @@ import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
 
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz', '/metrics', '/openapi.json', ...CONSOLE_PATHS]);
+const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/', '/console/'];
 
 export function isPublic(path: string): boolean {
@@ -19,7 +20,7 @@ export function isPublic(path: string): boolean {
 
 export function apiKey(state: ServerState): Middleware {
   return async (ctx, next) => {
-    if (!isPublic(ctx.path)) {
+    if (!isPublic(ctx.path) && !state.openPaths.has(ctx.path)) {
       const presented = ctx.get(API_KEY_HEADER);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {
