@@ -2,8 +2,8 @@
  * The HTTP server around the app: listen, and on SIGTERM or SIGINT stop accepting, let in-flight
  * requests finish, and close.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
@@ -77,6 +77,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }
 
+/** How long idle keep-alive sockets stay open once a drain begins, at most. */
+const IDLE_DRAIN_MS = 1000;
+
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   headersMs: Number(CONFIG_DEFAULTS.HEADERS_TIMEOUT_MS),
   requestMs: Number(CONFIG_DEFAULTS.REQUEST_TIMEOUT_MS),
@@ -86,7 +89,14 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
 export async function startServer(state: ServerState, port: number, host: string, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Promise<RunningServer> {
   const app = createApp(state);
   // A slow client cannot hold a connection: headers, the whole request and idle keep-alive are timed.
-  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) }, app.callback());
+  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) });
+  let draining = false;
+  // While draining, every answer says Connection: close, so a keep-alive client learns to go elsewhere
+  // from an answer instead of from a reset of the socket it is sending on.
+  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+    if (draining) response.setHeader('Connection', 'close');
+  });
+  server.on('request', app.callback());
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -102,17 +112,19 @@ export async function startServer(state: ServerState, port: number, host: string
     close(timeoutMs = 10_000) {
       closing ??= new Promise<void>((resolve) => {
         state.ready = false;
+        draining = true;
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
         force.unref();
-        // Keep-alive connections would hold close() open until they time out: close each one as
-        // soon as its answer is out.
-        const sweep = setInterval(() => server.closeIdleConnections(), 25);
-        server.close(() => {
+        // Idle keep-alive sockets stay open a moment: a client may be sending on one right now, and
+        // gets its answer with Connection: close. Then the ones still idle are closed.
+        const idle = setTimeout(() => server.closeIdleConnections(), Math.min(IDLE_DRAIN_MS, timeouts.keepAliveMs, timeoutMs));
+        // net.Server's close stops listening and waits for the connections; http.Server's own would
+        // first drop every idle keep-alive socket at once.
+        NetServer.prototype.close.call(server, () => {
           clearTimeout(force);
-          clearInterval(sweep);
+          clearTimeout(idle);
           void state.rateLimiter.close().then(resolve);
         });
-        server.closeIdleConnections();
       });
       return closing;
     },

@@ -1,5 +1,5 @@
 /** The server process: configuration, first-run key, start-up build, logs and graceful shutdown. */
-import { createServer, request as httpRequest } from 'node:http';
+import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -153,6 +153,31 @@ describe('facetform serve', () => {
   });
 });
 
+describe('drain', () => {
+  it('on SIGTERM answers keep-alive clients on their idle sockets with Connection: close, instead of resetting them', async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'drain-key-12345' });
+    const url = new URL(running.url);
+    const agents = Array.from({ length: 20 }, () => new Agent({ keepAlive: true, maxSockets: 1 }));
+    const get = (agent: Agent) =>
+      new Promise<{ status: number; connection: string | undefined; reused: boolean }>((resolve, reject) => {
+        const req = httpRequest({ host: url.hostname, port: url.port, path: '/healthz', agent }, (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, connection: res.headers.connection, reused: req.reusedSocket }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const first = await Promise.all(agents.map(get));
+    expect(first.every((answer) => answer.status === 200 && answer.connection === 'keep-alive')).toBe(true);
+    running.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    const during = await Promise.allSettled(agents.map(get));
+    expect(during.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason)))).toEqual(agents.map(() => ({ status: 200, connection: 'close', reused: true })));
+    for (const agent of agents) agent.destroy();
+    expect(await running.exited).toBe(0);
+  });
+});
+
 describe('WORKERS', () => {
   it('serves from two worker processes on one port, and stops them all on SIGTERM', async () => {
     running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'workers-key-1', WORKERS: '2', RATE_LIMIT: '100000/s' });
@@ -221,10 +246,11 @@ describe('reload on SIGHUP', () => {
     await hangUp(running, 'reload: a bundle failed to load', 1);
     writeFileSync(path.join(copy, 'index.json'), index);
     await hangUp(running, 'reload: bundles loaded', 4);
+    // The load ran through every reload; it stops once it has made its hundred requests, however fast the machine.
+    while (statuses.length <= 100) await new Promise((resolve) => setTimeout(resolve, 10));
     stop = true;
     await Promise.all(workers);
     expect(running.child.exitCode).toBeNull();
-    expect(statuses.length).toBeGreaterThan(100);
     expect(statuses.every((status) => status === 200)).toBe(true);
   });
 
