@@ -52,7 +52,15 @@ export class ApiKeys {
   }
 
   static fromFile(file: string): ApiKeys {
-    return new ApiKeys(parseKeyFile(readFileSync(file, 'utf8'), file));
+    let text: string;
+    try {
+      text = readFileSync(file, 'utf8');
+    } catch (error) {
+      // A folder, a file without read permission, one removed meanwhile: said, not a stack.
+      const { code } = error as NodeJS.ErrnoException;
+      throw new KeyFileError(`${file}: cannot be read (${code ?? (error as Error).message}); it must be a file of \`NAME sha256:HEX\` lines`);
+    }
+    return new ApiKeys(parseKeyFile(text, file));
   }
 
   get size(): number {

@@ -73,10 +73,12 @@ describe('facetform serve', () => {
       [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent'],
       [{ BUNDLES_DIR: '/no/such/dir' }, 'configuration error: BUNDLES_DIR: folder /no/such/dir does not exist'],
       [{ API_KEYS: 'short' }, 'configuration error: API_KEYS: every comma-separated key must have at least 8 characters'],
+      [{ API_KEYS_FILE: dist }, `API_KEYS_FILE: ${dist}: cannot be read (EISDIR); it must be a file of \`NAME sha256:HEX\` lines`],
     ] as const) {
       const result = await failedStart({ BUNDLES_DIR: dist, ...env });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain(message);
+      expect(result.stderr).not.toContain('    at ');
     }
   });
 
