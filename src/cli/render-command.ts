@@ -7,7 +7,7 @@ import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/
 import { formatManifest, formatManifestList, FORMATS, isFormat } from '../manifest/format.js';
 import { RenderError } from '../render/render-error.js';
 import { isPlainObject } from '../util/json.js';
-import { findLostNumber, findUnrepresentable } from '../util/unrepresentable.js';
+import { findUnrepresentable } from '../util/unrepresentable.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
 /** JSON text, whose number literals can be checked as JSON numbers (YAML's plain words cannot). */
@@ -36,7 +36,7 @@ async function readData(file: string, io: Io, what: string): Promise<unknown> {
   }
   // As the server does (json-body.ts): no manifest could carry such a value. YAML has more escapes
   // and number forms than JSON, so every file is walked.
-  const unrepresentable = findUnrepresentable(data) ?? (isJson(text) ? findLostNumber(data, text) : undefined);
+  const unrepresentable = findUnrepresentable(data, isJson(text) ? text : undefined);
   if (unrepresentable !== undefined) throw new CliError(`${what} file ${file}: ${unrepresentable.detail}`);
   return data;
 }

@@ -5,7 +5,7 @@
  */
 import type { ErrorObject } from 'ajv';
 import type { Problem } from '../render/render-error.js';
-import { formatShape, problemsOf } from '../schema/input-validator.js';
+import { formatShape, groupInto, problemsOf } from '../schema/input-validator.js';
 import { type KindValidator, kubeModel } from './kube-models.js';
 
 export class ManifestCheck {
@@ -24,11 +24,7 @@ export class ManifestCheck {
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
     const atPath = new Map<string, ErrorObject[]>();
-    for (const error of errors) {
-      const group = atPath.get(error.instancePath);
-      if (group === undefined) atPath.set(error.instancePath, [error]);
-      else group.push(error);
-    }
+    for (const error of errors) groupInto(atPath, error.instancePath, error);
     const isUnion = (group: ErrorObject[]) => group.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf');
     const problems = problemsOf(
       errors.filter((error) => !isUnion(atPath.get(error.instancePath)!)),

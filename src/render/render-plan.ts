@@ -4,7 +4,7 @@
  * render only walks a plan.
  */
 import type { JsonObject } from '../util/json.js';
-import { ownMember, toPointer } from '../util/json.js';
+import { isPathPrefix, ownMember, toPointer } from '../util/json.js';
 import { parseBody, placeholderSites, type TemplateNode } from '../template/body.js';
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
@@ -166,8 +166,7 @@ export class CollectionRenderPlan {
   requestPathOf(selection: Selection, manifestPath: readonly string[], resolved: ResolvedVariable): string[] | undefined {
     let source: PlanSite | undefined;
     for (const site of selection.sites) {
-      const covers = site.at.length <= manifestPath.length && site.at.every((segment, index) => segment === manifestPath[index]);
-      if (covers && (source === undefined || site.at.length > source.at.length)) source = site;
+      if (isPathPrefix(site.at, manifestPath) && (source === undefined || site.at.length > source.at.length)) source = site;
     }
     if (source === undefined) return undefined;
     const reference = source.references.find((path) => lookup(resolved.value, path) !== undefined) ?? source.references[0]!;

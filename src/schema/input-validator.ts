@@ -139,7 +139,7 @@ function branchShapes(errors: ErrorObject[], schemaPath: string): string | undef
   return shapes.length > 0 ? [...new Set(shapes)].join(' or ') : undefined;
 }
 
-function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
+export function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   const group = groups.get(key);
   if (group === undefined) groups.set(key, [value]);
   else group.push(value);

@@ -16,6 +16,11 @@ export function ownMember(value: unknown, key: string): unknown {
   return Object.hasOwn(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 }
 
+/** Whether `prefix` is `path` or one of its ancestors, segment by segment. */
+export function isPathPrefix(prefix: readonly string[], path: readonly string[]): boolean {
+  return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
+}
+
 /** RFC 6901 JSON Pointer from path segments. */
 export function toPointer(segments: readonly (string | number)[]): string {
   return segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');

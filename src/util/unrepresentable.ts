@@ -79,11 +79,8 @@ function pointerOfNumber(value: unknown, target: number): string | undefined {
   return undefined;
 }
 
-/**
- * The first number of JSON `text` (parsed as `value`) that a double does not hold as written, with
- * its pointer; text that only YAML wrote has no such check, as YAML's numbers are not JSON's.
- */
-export function findLostNumber(value: unknown, text: string): Unrepresentable | undefined {
+/** The first number of JSON `text` (parsed as `value`) that a double does not hold as written, with its pointer. */
+function findLostNumber(value: unknown, text: string): Unrepresentable | undefined {
   const lost = firstLostNumber(text);
   if (lost === undefined) return undefined;
   const pointer = pointerOfNumber(value, lost.value) ?? '';
@@ -94,8 +91,16 @@ function hasLoneSurrogate(text: string): boolean {
   return LONE_SURROGATE.test(text);
 }
 
-/** The first unrepresentable value in `value`; member names before the values under them. */
-export function findUnrepresentable(value: unknown): Unrepresentable | undefined {
+/**
+ * The first unrepresentable value in `value`, member names before the values under them; given the
+ * JSON text it was parsed from, also a number literal the parse changed (YAML's numbers are not
+ * JSON's, so text that is not JSON is not given).
+ */
+export function findUnrepresentable(value: unknown, jsonText?: string): Unrepresentable | undefined {
+  return findInValue(value) ?? (jsonText === undefined ? undefined : findLostNumber(value, jsonText));
+}
+
+function findInValue(value: unknown): Unrepresentable | undefined {
   const stack: Array<[unknown, string[]]> = [[value, []]];
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;

@@ -8,7 +8,7 @@ import type { CollectionRenderPlan } from '../../render/render-plan.js';
 import { lookup } from '../../render/resolve.js';
 import { type KindSchema, memberType, resolveRef, type Schema } from '../../schema/kube-types.js';
 import type { PlaceholderSite } from '../../template/body.js';
-import { fromPointer, isPlainObject, ownMember, toPointer } from '../../util/json.js';
+import { fromPointer, isPathPrefix, isPlainObject, ownMember, toPointer } from '../../util/json.js';
 import type { CollectionContext, SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
 
@@ -24,7 +24,7 @@ export function lintFixedValues(context: CollectionContext, plan: CollectionRend
     const manifest = selection.render({}, { id: '', strict: false, problems: [] });
     for (const problem of check.problems(manifest)) {
       const at = fromPointer(problem.pointer);
-      const fromValues = selection.sites.some((site) => startsWith(at, site.at) || startsWith(site.at, at));
+      const fromValues = selection.sites.some((site) => isPathPrefix(site.at, at) || isPathPrefix(at, site.at));
       // A required member another section writes is the caller's choice of facets, said at request time.
       const chosenByFacets = lookup(manifest, at) === undefined && plan.facetsWriting(at).length > 0;
       if (fromValues || chosenByFacets || reported.has(problem.pointer)) continue;
@@ -68,8 +68,6 @@ function describe(schema: Schema, definitions: Record<string, Schema>): string {
   const resolved = resolveRef(schema, definitions);
   return [resolved.type, resolved.format].filter((part) => part !== undefined).join(' ') || 'another type';
 }
-
-const startsWith = (path: readonly string[], prefix: readonly string[]) => prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
 
 /** The included section that writes the deepest part of `at`: the file to point at. */
 function writerOf(context: CollectionContext, names: string[], at: string[]): SectionContext | undefined {

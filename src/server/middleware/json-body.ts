@@ -9,7 +9,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
-import { findLostNumber, findUnrepresentable, mayHoldUnrepresentable } from '../../util/unrepresentable.js';
+import { findUnrepresentable, mayHoldUnrepresentable } from '../../util/unrepresentable.js';
 import { HttpProblem } from '../problem.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -70,7 +70,7 @@ export function jsonBody(): Middleware {
       throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
     }
     if (mayHoldUnrepresentable(text)) {
-      const found = findUnrepresentable(ctx.state.body) ?? findLostNumber(ctx.state.body, text);
+      const found = findUnrepresentable(ctx.state.body, text);
       if (found !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', found.detail, { errors: [found] });
     }
     await next();
