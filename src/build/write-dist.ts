@@ -86,6 +86,17 @@ function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
 export class CompatibilityError extends Error {}
 
 /**
+ * What a build says when the file system refuses a write (a full disk, a read-only or unwritable
+ * folder): which file, and that what dist/ already held is whole. Undefined for any other error.
+ */
+export function distWriteFailure(error: unknown, outDir: string): string | undefined {
+  const { code, path: file } = error as NodeJS.ErrnoException;
+  if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
+  const { message } = error as Error;
+  return `cannot write ${file ?? outDir} (${message.startsWith(code) ? message : `${code}: ${message}`}); files already in ${outDir} are whole: each is replaced by rename`;
+}
+
+/**
  * Checks every bundle against dist/ before anything is written: released versions never change,
  * and a new release is judged against the one before it. Returns what each new release changes.
  */

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { compileRepositories } from '../build/compile.js';
-import { CompatibilityError, ReleaseConflictError, writeDist } from '../build/write-dist.js';
+import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../build/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -24,14 +24,10 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
       io.err(`build failed: ${error.message}\nnothing was written\n`);
       return 1;
     }
-    // A full disk, a read-only or unwritable folder: say which file, not a stack; files already in
-    // dist/ stay whole (they are replaced by rename).
-    const { code, path: file } = error as NodeJS.ErrnoException;
-    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
-      io.err(`build failed: cannot write ${file ?? values.out} (${code}: ${(error as Error).message}); files already in ${values.out} are whole: each is replaced by rename\n`);
-      return 1;
-    }
-    throw error;
+    const failure = distWriteFailure(error, values.out!);
+    if (failure === undefined) throw error;
+    io.err(`build failed: ${failure}\n`);
+    return 1;
   }
   const collections = bundles.reduce((count, bundle) => count + bundle.collections.length, 0);
   for (const bundle of bundles) {

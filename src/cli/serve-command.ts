@@ -8,8 +8,10 @@ import { BundleLoadError } from '../bundle/load.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, receiveKey, runPrimary } from '../server/cluster.js';
+import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, onCapacity, receiveKey, reportStartFailure, runPrimary } from '../server/cluster.js';
+import { scrapeFromPrimary, shareWorkerMetrics } from '../server/cluster-metrics.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
+import { createLogSink } from '../server/log-sink.js';
 import { reload } from '../server/reload.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
@@ -69,10 +71,9 @@ const describe = (registry: BundleRegistry) => {
 
 /** Serves in this process until SIGTERM or SIGINT. */
 async function serve(config: ServerConfig, io: Io, distDir: string, registry: BundleRegistry, key: string | undefined): Promise<number> {
-  // A log line per request must not cost a write per request: lines are gathered up to 4 KiB and
-  // written at least every 250 ms, and whatever is left is written at shutdown.
-  const destination = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 250 } as never);
-  const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, destination);
+  // Batched, bounded, and never blocking nor crashing: a stuck or full stdout costs log lines, not answers.
+  const logSink = createLogSink();
+  const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, logSink);
   const state = createState(registry, loadKeys(config, key), logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits, openRoutes: config.openRoutes });
   let running: RunningServer;
   try {
@@ -99,13 +100,18 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
-  if (isWorker()) announceListening(running.url);
-  else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
+  if (isWorker()) {
+    // One /metrics for the whole server, and /readyz that knows how many siblings serve.
+    shareWorkerMetrics(state.metrics.registry);
+    state.metrics.scrape = scrapeFromPrimary;
+    onCapacity((capacity) => (state.workers = capacity));
+    announceListening(running.url);
+  } else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
   const signal = await stopped;
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
   await running.close(config.shutdownTimeoutMs);
   logger.info('stopped');
-  destination.flushSync();
+  await logSink.close(1000); // what stdout does not take within a second is dropped
   return 0;
 }
 
@@ -115,25 +121,38 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   if (isWorker()) {
     // The primary built and checked the bundles and sends the key it made, if any.
     const key = env[KEY_FROM_PRIMARY_ENV] === '1' ? await receiveKey() : undefined;
-    let registry: BundleRegistry;
+    let code: number;
     try {
-      registry = loadRegistry(config.bundlesDir!);
+      let registry: BundleRegistry;
+      try {
+        registry = loadRegistry(config.bundlesDir!);
+      } catch (error) {
+        if (error instanceof BundleLoadError) throw new CliError(`worker ${process.pid}: ${error.message}`, 1);
+        throw error;
+      }
+      code = await serve(config, io, config.bundlesDir!, registry, key);
     } catch (error) {
-      if (error instanceof BundleLoadError) throw new CliError(`worker ${process.pid}: ${error.message}`, 1);
+      // The primary says why this worker could not start; a worker that stays silent leaves it guessing.
+      await reportStartFailure(error instanceof Error ? error.message : String(error));
       throw error;
     }
-    const code = await serve(config, io, config.bundlesDir!, registry, key);
     process.disconnect?.(); // the channel to the primary would keep this process alive
     return code;
   }
   const { distDir, registry } = await prepareBundles(config, io);
   const key = generatedKey(config, io);
   if (config.workers === 1) return serve(config, io, distDir, registry, key);
-  return runPrimary({
+  loadKeys(config, key); // a key file that cannot be read stops the start here, not in every worker
+  // The primary's log goes where the workers' goes, and no more than theirs may a stuck stdout stop it.
+  const logSink = createLogSink();
+  const code = await runPrimary({
     workers: config.workers,
     env: { BUNDLES_DIR: distDir },
     key,
     onListening: (url) => io.err(`facetform serving ${describe(registry)} on ${url} with ${config.workers} workers\n`),
     say: (text) => io.err(text),
+    logger: pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid, role: 'primary' } }, logSink),
   });
+  await logSink.close(1000);
+  return code;
 }

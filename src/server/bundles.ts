@@ -30,13 +30,16 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   if (stale.length === 0) return undefined;
   // The build (TypeScript compiler, prettier, …) loads only when a build is needed.
   const { compileRepositories } = await import('../build/compile.js');
-  const { writeDist, ReleaseConflictError, CompatibilityError } = await import('../build/write-dist.js');
+  const { writeDist, ReleaseConflictError, CompatibilityError, distWriteFailure } = await import('../build/write-dist.js');
   const { report, bundles, sources } = await compileRepositories(reposDir);
   if (report.errorCount > 0) throw new BuildFailedError(`${report.format()}the build of ${reposDir} failed; fix the errors above`);
   try {
     await writeDist(distDir, bundles, Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)])));
   } catch (error) {
     if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) throw new BuildFailedError(`the build of ${reposDir} failed: ${error.message}`);
+    // A read-only or full dist/ at start: which file, not a stack.
+    const failure = distWriteFailure(error, distDir);
+    if (failure !== undefined) throw new BuildFailedError(`the build of ${reposDir} into ${distDir} failed: ${failure}; set BUNDLES_DIR to bundles built elsewhere, or make ${distDir} writable`);
     throw error;
   }
   return `built ${stale.join(', ')} into ${distDir}`;

@@ -2,9 +2,14 @@
  * WORKERS=n: one primary process and n workers serving the same port (node:cluster), to use every
  * core of one machine. The primary builds and checks the bundles, makes the API key when none is
  * configured, passes SIGHUP on to the workers, replaces a worker that dies, and on SIGTERM or
- * SIGINT lets every worker finish its requests before it exits.
+ * SIGINT lets every worker finish its requests before it exits. It stops, non-zero, when no worker
+ * can start; when only a replacement cannot, it keeps trying and says so in its log, its metrics
+ * and every worker's /readyz.
  */
 import cluster, { type Worker } from 'node:cluster';
+import type { Logger } from 'pino';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { ClusterMetrics } from './cluster-metrics.js';
 
 export const WORKER_ENV = 'FACETFORM_WORKER';
 
@@ -20,6 +25,45 @@ export interface ListeningMessage {
 
 export function announceListening(url: string): void {
   process.send?.({ type: 'facetform:listening', url } satisfies ListeningMessage);
+}
+
+/** Sent by a worker that cannot start, just before it exits: the primary repeats why. */
+interface StartFailedMessage {
+  type: 'facetform:start-failed';
+  reason: string;
+}
+
+/**
+ * Tells the primary why this worker cannot start, then closes the IPC channel, which would keep the
+ * worker alive: it exits once its error is printed, with the command's exit code. (cluster.worker's
+ * disconnect, not process.disconnect, which makes a worker exit at once with 0.)
+ */
+export function reportStartFailure(reason: string): Promise<void> {
+  return new Promise((resolve) => {
+    if (process.send === undefined) return resolve();
+    process.send({ type: 'facetform:start-failed', reason } satisfies StartFailedMessage, undefined, {}, () => {
+      cluster.worker?.disconnect();
+      resolve();
+    });
+  });
+}
+
+/** How many workers serve, as the primary sees it; sent to every worker for /readyz. */
+export interface WorkerCapacity {
+  wanted: number;
+  listening: number;
+  /** Why the last replacement could not start, while fewer than wanted are listening. */
+  failure?: string | undefined;
+}
+
+interface CapacityMessage extends WorkerCapacity {
+  type: 'facetform:capacity';
+}
+
+export function onCapacity(update: (capacity: WorkerCapacity) => void): void {
+  process.on('message', (message: CapacityMessage) => {
+    if (message?.type === 'facetform:capacity') update({ wanted: message.wanted, listening: message.listening, failure: message.failure });
+  });
 }
 
 /** The key the primary made, sent over the IPC channel rather than the environment, which others can read. */
@@ -50,48 +94,101 @@ export interface PrimaryOptions {
   key?: string | undefined;
   /** Told once, when the first worker listens. */
   onListening(url: string): void;
-  /** Human messages. */
+  /** Human messages at start and stop. */
   say(text: string): void;
+  /** What happens to workers while serving, as JSON lines beside the workers' own. */
+  logger: Logger;
+}
+
+/** The primary's own metrics, served with the workers' sums. */
+function workerMetrics(registry: Registry, wanted: number) {
+  new Gauge({ name: 'facetform_workers_wanted', help: 'Worker processes configured (WORKERS).', registers: [registry] }).set(wanted);
+  return {
+    listening: new Gauge({ name: 'facetform_workers_listening', help: 'Worker processes serving now; fewer than wanted means a worker could not be replaced.', registers: [registry] }),
+    exits: new Counter({ name: 'facetform_worker_exits_total', help: 'Worker processes that exited while the server was serving.', registers: [registry] }),
+    startFailures: new Counter({ name: 'facetform_worker_start_failures_total', help: 'Replacement workers that exited before they listened.', registers: [registry] }),
+  };
 }
 
 /** Runs the workers until SIGTERM or SIGINT; resolves with the exit code. */
 export function runPrimary(options: PrimaryOptions): Promise<number> {
   return new Promise((resolve) => {
+    const { logger } = options;
+    const registry = new Registry();
+    const metrics = workerMetrics(registry, options.workers);
+    const clusterMetrics = new ClusterMetrics(registry);
     let stopping = false;
-    let listening = 0;
+    let everListened = false;
+    const listening = new Set<number>();
+    const failures = new Map<number, string>();
+    let lastFailure: string | undefined;
     // A worker that keeps dying (a broken dist/, a full disk) is restarted ever more slowly.
     let restartDelayMs = 0;
     let lastRestart = 0;
+    const restarts = new Set<NodeJS.Timeout>();
+
+    const capacity = (): WorkerCapacity => ({ wanted: options.workers, listening: listening.size, failure: listening.size < options.workers ? lastFailure : undefined });
+    const tellWorkers = () => {
+      metrics.listening.set(listening.size);
+      const message: CapacityMessage = { type: 'facetform:capacity', ...capacity() };
+      for (const worker of Object.values(cluster.workers ?? {})) if (worker?.isConnected()) worker.send(message);
+    };
+
     const fork = (): Worker => {
       const worker = cluster.fork({ ...options.env, [WORKER_ENV]: '1', ...(options.key === undefined ? {} : { [KEY_FROM_PRIMARY_ENV]: '1' }) });
-      worker.on('message', (message: ListeningMessage | { type: 'facetform:want-key' }) => {
+      worker.on('message', (message: ListeningMessage | StartFailedMessage | { type: 'facetform:want-key' }) => {
         if (message?.type === 'facetform:want-key' && options.key !== undefined) worker.send({ type: 'facetform:key', key: options.key } satisfies KeyMessage);
-        if (message?.type === 'facetform:listening' && listening++ === 0) options.onListening(message.url);
+        if (message?.type === 'facetform:start-failed') failures.set(worker.id, message.reason);
+        if (message?.type === 'facetform:listening') {
+          listening.add(worker.id);
+          if (!everListened) options.onListening(message.url);
+          else if (listening.size === options.workers && lastFailure !== undefined) logger.info({ worker: worker.process.pid, listening: listening.size, wanted: options.workers }, 'every worker is serving again');
+          everListened = true;
+          if (listening.size === options.workers) lastFailure = undefined;
+          tellWorkers();
+        }
       });
       return worker;
     };
     for (let index = 0; index < options.workers; index++) fork();
 
     cluster.on('exit', (worker, code, signal) => {
+      const wasListening = listening.delete(worker.id);
+      const reason = failures.get(worker.id) ?? `exited (${signal ?? code})`;
+      failures.delete(worker.id);
+      void clusterMetrics.retire(worker.id);
       if (stopping) {
         if (Object.keys(cluster.workers ?? {}).length === 0) resolve(0);
         return;
       }
-      if (listening === 0) {
-        // A worker that dies before any worker listens will not do better on a second try.
+      if (!everListened) {
+        // No worker has ever listened: the next would fail the same way. Stop, and say why.
         stopping = true;
         for (const other of Object.values(cluster.workers ?? {})) other?.process.kill('SIGTERM');
-        options.say(`a worker exited (${signal ?? code}) before the server was listening; stopping\n`);
-        resolve(1);
+        options.say(`no worker could start (worker ${worker.process.pid}: ${reason}); stopping\n`);
+        resolve(typeof code === 'number' && code !== 0 ? code : 1);
         return;
       }
+      metrics.exits.inc();
       const now = Date.now();
       restartDelayMs = now - lastRestart > 30_000 ? 0 : Math.min(Math.max(restartDelayMs * 2, 250), 30_000);
       lastRestart = now;
-      options.say(`worker ${worker.process.pid} exited (${signal ?? code}); starting another${restartDelayMs > 0 ? ` in ${restartDelayMs} ms` : ''}\n`);
-      setTimeout(() => {
+      const state = { worker: worker.process.pid, code, signal, listening: listening.size, wanted: options.workers, retryInMs: restartDelayMs };
+      if (wasListening) {
+        logger.warn(state, 'a worker exited; starting another');
+      } else {
+        // A replacement that cannot start is not retried in silence: every failed try is an error line.
+        metrics.startFailures.inc();
+        lastFailure = reason;
+        logger.error({ ...state, reason }, `a replacement worker could not start; ${listening.size} of ${options.workers} workers serving; trying again`);
+      }
+      tellWorkers();
+      // Not unref'd: with every worker gone, this timer is what keeps the primary alive to try again.
+      const timer = setTimeout(() => {
+        restarts.delete(timer);
         if (!stopping) fork();
-      }, restartDelayMs).unref();
+      }, restartDelayMs);
+      restarts.add(timer);
     });
 
     process.on('SIGHUP', () => {
@@ -100,6 +197,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      for (const timer of restarts) clearTimeout(timer);
       const workers = Object.values(cluster.workers ?? {});
       if (workers.length === 0) resolve(0);
       for (const worker of workers) worker?.process.kill('SIGTERM');

@@ -4,9 +4,12 @@
  * labelled counter per request would cost the hot path more than the rest of the bookkeeping.
  */
 import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { logLinesDropped } from './log-sink.js';
 
 export interface Metrics {
   registry: Registry;
+  /** The text /metrics answers: this registry's, or with WORKERS the whole server's, from the primary. */
+  scrape(): Promise<string>;
   countRequest(method: string, route: string, status: number): void;
   /** Records one render's duration in seconds. */
   observeRender(collection: string, seconds: number): void;
@@ -37,8 +40,21 @@ export function createMetrics(): Metrics {
       pending.clear();
     },
   });
+  let droppedSoFar = 0;
+  new Counter({
+    name: 'facetform_log_lines_dropped_total',
+    help: 'Log lines this process dropped because stdout refused them (a full disk, a closed pipe) or was too slow and the log buffer was full.',
+    registers: [registry],
+    collect() {
+      // The count is the process's, kept by the log sink; the counter takes what came since the last scrape.
+      const dropped = logLinesDropped();
+      this.inc(dropped - droppedSoFar);
+      droppedSoFar = dropped;
+    },
+  });
   return {
     registry,
+    scrape: () => registry.metrics(),
     countRequest(method, route, status) {
       const key = `${method}\u0000${route}\u0000${status}`;
       pending.set(key, (pending.get(key) ?? 0) + 1);

@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
 import type { ApiKeys } from './api-keys.js';
+import type { WorkerCapacity } from './cluster.js';
 import type { RequestLimits } from './config.js';
 import type { Metrics } from './metrics.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
@@ -16,6 +17,8 @@ export interface ServerState {
   /** Paths of operations routes opened by OPEN_ROUTES: answered without a key. */
   openPaths: ReadonlySet<string>;
   metrics: Metrics;
+  /** With WORKERS: how many of the wanted workers serve, as the primary last said. */
+  workers?: WorkerCapacity;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;
   /** The OpenAPI document of the loaded bundles, made on first request and kept until a reload. */

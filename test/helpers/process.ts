@@ -12,15 +12,32 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/): Promise<ServerProcess> {
+const started = new Set<ChildProcess>();
+
+/** Kills every server this file started that still runs: for afterEach, so a failed test leaves no process behind. */
+export async function killServers(): Promise<void> {
+  await Promise.all(
+    [...started].map(async (child) => {
+      started.delete(child);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const gone = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGKILL');
+      await gone;
+    }),
+  );
+}
+
+/** `stdout`: a file descriptor for the server to write its log to, instead of a pipe read into stdout(). */
+export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/, stdout: 'pipe' | number = 'pipe'): Promise<ServerProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  started.add(child);
   let out = '';
   let err = '';
-  child.stdout!.on('data', (chunk) => (out += chunk));
+  child.stdout?.on('data', (chunk) => (out += chunk));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk) => {

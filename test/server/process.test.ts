@@ -1,13 +1,14 @@
 /** The server process: configuration, first-run key, start-up build, logs and graceful shutdown. */
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { keyFileEntry } from '../../src/server/api-keys.js';
 import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
-import { failedStart, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { declaredRelease, repoCopy, repositoriesIn, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
+import { failedStart, killServers, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { declaredRelease, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
 import { execPath, shippedBundles } from '../helpers/server.js';
 
 let dist: string;
@@ -16,10 +17,7 @@ beforeAll(async () => {
   dist = await shippedBundles();
 });
 afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL');
-    await running.exited;
-  }
+  await killServers();
   running = undefined;
 });
 
@@ -283,6 +281,20 @@ describe('bundles at start', () => {
     writeFileSync(path.join(repos, 'extend-resources/repository.json'), JSON.stringify({ name: 'extend-resources', vendor: 'facetform', apiVersion: 'v1', release: `${major}.${minor}.${patch + 1}`, description: 'Changed.' }));
     expect(staleRepositories(repos, out)).toEqual(['extend-resources']);
     expect(await ensureBuilt(repos, out)).toBe(`built extend-resources into ${out}`);
+  });
+
+  it('says which file it could not write when the start-time build meets an unwritable dist/, without a stack', async () => {
+    // A copy of the project whose dist/ is a file: no folder can be made there, even by root.
+    const project = tempDir();
+    for (const part of ['bin', 'lib', 'repos', 'package.json']) cpSync(path.join(ROOT, part), path.join(project, part), { recursive: true });
+    symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
+    writeFileSync(path.join(project, 'dist'), 'not a folder\n');
+    const run = spawnSync(process.execPath, [path.join(project, 'bin/facetform.js'), 'serve'], { env: { PATH: process.env.PATH, PORT: '0', API_KEYS: 'some-long-key' }, encoding: 'utf8', timeout: 120_000 });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toMatch(new RegExp(`the build of .* into ${path.join(project, 'dist')} failed: cannot write ${path.join(project, 'dist')}\\S* \\(E[A-Z]+: `));
+    expect(run.stderr).toContain('set BUNDLES_DIR to bundles built elsewhere');
+    expect(run.stderr).not.toMatch(/^\s+at /m);
+    rmSync(project, { recursive: true });
   });
 
   it('refuses to start when a bundle does not match its digest, naming the file', async () => {
