@@ -72,7 +72,8 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   const vendorOf = (repository: string) => registry.vendors().find((vendor) => registry.repositories(vendor)!.has(repository));
   const fail = (error: unknown): number => {
     if (!(error instanceof RenderError)) throw error;
-    io.err(`facetform render: ${error.title}\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.detail}\n`).join('')}`);
+    const more = error.more > 0 ? `  … and ${error.more} more\n` : '';
+    io.err(`facetform render: ${error.title}\n${error.problems.map((p) => `  ${p.pointer || '/'}: ${p.detail}\n`).join('')}${more}`);
     return 1;
   };
 

@@ -6,9 +6,12 @@
  */
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
-import { RenderError, type Problem } from '../render/render-error.js';
-import { isPlainObject, type JsonObject } from '../util/json.js';
-import { comparePointers, execute, requestShapeProblems } from './execute.js';
+import { AnswerTooLarge } from '../manifest/format.js';
+import { distinctProblems, RenderError, renderError, type Problem } from '../render/render-error.js';
+import { resolveVariable } from '../render/resolve.js';
+import { countJsonValues, isPlainObject, type JsonObject, POINTER_CHARACTERS_PER_VALUE, toPointer } from '../util/json.js';
+import { cut } from '../util/text.js';
+import { checkExec, requestShapeProblems } from './execute.js';
 
 export const DEFAULT_API_VERSION = 'v1';
 
@@ -49,7 +52,24 @@ function resourceShapeProblems(resource: unknown, pointer: string): Problem[] {
   return problems;
 }
 
-export function executeBatch(find: FindCollection, body: unknown, options: { strict?: boolean; maxResources: number }): BatchResult {
+export interface BatchLimits {
+  strict?: boolean;
+  maxResources: number;
+  /** JSON values the resources may read in all, each resource counting the values entry it reads. */
+  maxNodes?: number;
+  /** Bytes of the answer: the values entries the resources read may not add up to more. */
+  maxAnswerBytes?: number;
+}
+
+/** A resource that names a collection that exists: it will be checked and rendered. */
+interface Run {
+  index: number;
+  pointer: string;
+  resource: BatchResource;
+  found: LoadedCollection;
+}
+
+export function executeBatch(find: FindCollection, body: unknown, options: BatchLimits): BatchResult {
   if (!isPlainObject(body)) throw new RenderError('Invalid request', [{ pointer: '', detail: 'the request body must be a JSON object with resources, values and globalvars' }]);
   const problems: Problem[] = [];
   const { resources, values, globalvars } = body;
@@ -62,10 +82,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
   for (const problem of requestShapeProblems({ values, globalvars })) problems.push(problem);
   if (problems.length > 0) throw new RenderError('Invalid request', problems);
 
-  const manifests: JsonObject[] = [];
-  const bundles: Bundle[] = [];
-  const unknown = new Set<string>();
-  const used = new Set<string>();
+  const runs: Run[] = [];
   (resources as unknown[]).forEach((resource, index) => {
     const pointer = `/resources/${index}`;
     const shape = resourceShapeProblems(resource, pointer);
@@ -73,31 +90,64 @@ export function executeBatch(find: FindCollection, body: unknown, options: { str
       for (const problem of shape) problems.push(problem);
       return;
     }
-    const named = resource as BatchResource;
-    const found = find(named, pointer);
-    if ('pointer' in found) {
-      problems.push(found);
-      return;
-    }
-    try {
-      const result = execute(found, { facets: named.facets, values, globalvars }, options);
-      used.add(result.valuesId);
-      manifests.push(result.manifest);
-      if (!bundles.includes(found.bundle)) bundles.push(found.bundle);
-      for (const member of result.unknownMembers) unknown.add(member);
-    } catch (error) {
-      if (!(error instanceof RenderError)) throw error;
-      // Facets belong to the resource; values and globalvars are shared.
-      for (const problem of error.problems) problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
-    }
+    const found = find(resource as BatchResource, pointer);
+    if ('pointer' in found) problems.push(found);
+    else runs.push({ index, pointer, resource: resource as BatchResource, found });
   });
-  if (problems.length > 0) {
-    const seen = new Set<string>();
-    const distinct = problems.filter((problem) => {
-      const key = `${problem.pointer}\u0000${problem.detail}`;
-      return !seen.has(key) && seen.add(key);
-    });
-    throw new RenderError('Invalid request', distinct.sort((a, b) => comparePointers(a.pointer, b.pointer)));
+  checkFanOut(runs, values as JsonObject, globalvars, options);
+
+  const manifests: JsonObject[] = [];
+  const bundles: Bundle[] = [];
+  const unknown = new Set<string>();
+  const used = new Set<string>();
+  for (const { pointer, resource, found } of runs) {
+    const result = checkExec(found, { facets: resource.facets, values, globalvars }, options);
+    // Facets belong to the resource; values and globalvars are shared.
+    for (const problem of result.problems) problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
+    if (result.manifest === undefined || result.problems.length > 0) continue;
+    used.add(result.valuesId);
+    manifests.push(result.manifest);
+    if (!bundles.includes(found.bundle)) bundles.push(found.bundle);
+    for (const member of result.unknownMembers) unknown.add(member);
   }
+  // Resources reading one values entry find its problems each.
+  if (problems.length > 0) throw renderError('Invalid request', distinctProblems(problems));
   return { manifests, bundles, unknownMembers: [...unknown], unusedValues: Object.keys(values as object).filter((id) => !used.has(id)) };
+}
+
+/**
+ * What the resources read, counted before anything is checked: each resource validates, renders and
+ * answers the whole values entry it reads, so fifty resources reading one big entry cost fifty times
+ * one, and their answer is fifty times as large. Too many JSON values in all is a request over
+ * limits; too many bytes, an answer too large (split the batch).
+ */
+function checkFanOut(runs: Run[], values: JsonObject, globalvars: unknown, options: BatchLimits): void {
+  const maxNodes = options.maxNodes ?? Infinity;
+  const maxBytes = options.maxAnswerBytes ?? Infinity;
+  if (maxNodes === Infinity && maxBytes === Infinity) return;
+  const sizes = new Map<string, { nodes: number; bytes: number; readers: number }>();
+  let nodes = 0;
+  let bytes = 0;
+  for (const run of runs) {
+    const resolved = resolveVariable(run.found.plan.variable, values, globalvars);
+    if ('pointer' in resolved) continue; // the check of the resource reports it
+    let size = sizes.get(resolved.id);
+    if (size === undefined) {
+      const count = countJsonValues(resolved.value, toPointer(['values', resolved.id]).length, maxNodes);
+      sizes.set(resolved.id, (size = { nodes: count, bytes: Buffer.byteLength(JSON.stringify(resolved.value)), readers: 0 }));
+    }
+    size.readers++;
+    if (bytes + size.bytes > maxBytes) throw new AnswerTooLarge(maxBytes, run.index, bytes);
+    nodes += size.nodes;
+    bytes += size.bytes;
+  }
+  if (nodes > maxNodes) {
+    const [id, most] = [...sizes].reduce((a, b) => (b[1].nodes * b[1].readers > a[1].nodes * a[1].readers ? b : a));
+    throw new RenderError('Request over limits', [
+      {
+        pointer: '/resources',
+        detail: `the resources read more than ${maxNodes} JSON values in all (each resource counting the values entry it reads, and each value one more per ${POINTER_CHARACTERS_PER_VALUE} characters of its pointer); at most ${maxNodes}: values entry "${cut(id, 64)}" (${most.nodes}${most.nodes > maxNodes ? ' or more' : ''}) is read by ${most.readers} of them`,
+      },
+    ]);
+  }
 }

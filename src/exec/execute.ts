@@ -4,7 +4,7 @@
  * Every problem of the request is reported at once (CONTRACT §4, §5).
  */
 import type { ManifestCheck } from '../manifest/kube-check.js';
-import { RenderError, type Problem } from '../render/render-error.js';
+import { LISTED_PROBLEMS, RenderError, renderError, type Problem } from '../render/render-error.js';
 import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
 import { lookup, resolveVariable, type ResolvedVariable } from '../render/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';
@@ -44,10 +44,27 @@ export function requestShapeProblems(body: unknown, prefix = ''): Problem[] {
   return problems;
 }
 
+/** What one exec request renders, or every problem it has (one per pointer, in the order found). */
+export interface ExecCheck {
+  manifest: JsonObject | undefined;
+  problems: Problem[];
+  /** The body itself is not an exec request: facets, values or globalvars of the wrong type. */
+  shapeIsWrong: boolean;
+  unknownMembers: string[];
+  valuesId: string;
+}
+
 export function execute(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecResult {
+  const { manifest, problems, shapeIsWrong, unknownMembers, valuesId } = checkExec(collection, body, options);
+  if (problems.length > 0 || manifest === undefined) throw renderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', problems);
+  return { manifest, unknownMembers, valuesId };
+}
+
+export function checkExec(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecCheck {
   const problems = requestShapeProblems(body);
-  if (!isPlainObject(body)) throw new RenderError('Invalid request', problems);
   const shapeIsWrong = problems.length > 0;
+  const unchecked = { manifest: undefined, problems, shapeIsWrong, unknownMembers: [], valuesId: '' };
+  if (!isPlainObject(body)) return unchecked;
   const strict = options.strict === true;
   const { facets, values, globalvars } = body;
 
@@ -76,7 +93,9 @@ export function execute(collection: Executable, body: unknown, options: { strict
       if (selection !== undefined) {
         try {
           manifest = collection.plan.renderSelected(selection, resolved, strict);
-          if (collection.manifestCheck !== undefined) for (const problem of manifestProblems(collection, selection, resolved, manifest)) problems.push(problem);
+          // Past what an answer lists, the manifest check would find the input's problems again,
+          // each at many times the cost: values that broke the input schema break the kind's too.
+          if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) for (const problem of manifestProblems(collection, selection, resolved, manifest)) problems.push(problem);
         } catch (error) {
           if (!(error instanceof RenderError)) throw error;
           for (const problem of error.problems) problems.push(problem);
@@ -84,10 +103,7 @@ export function execute(collection: Executable, body: unknown, options: { strict
       }
     }
   }
-  if (problems.length > 0 || manifest === undefined) {
-    throw new RenderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', onePerPointer(problems));
-  }
-  return { manifest, unknownMembers, valuesId };
+  return { manifest, problems: onePerPointer(problems), shapeIsWrong, unknownMembers, valuesId };
 }
 
 /**
@@ -116,22 +132,8 @@ function manifestProblems(collection: Executable, selection: Selection, resolved
   return problems;
 }
 
-/** One problem per pointer (the first: the schema's word before the render's), in body order. */
+/** One problem per pointer: the first, so the schema's word comes before the render's. */
 function onePerPointer(problems: Problem[]): Problem[] {
   const seen = new Set<string>();
-  return problems.filter((problem) => !seen.has(problem.pointer) && seen.add(problem.pointer)).sort((a, b) => comparePointers(a.pointer, b.pointer));
-}
-
-/** Orders problems as they appear in a body: by pointer, array indexes numerically. */
-export function comparePointers(a: string, b: string): number {
-  const left = a.split('/');
-  const right = b.split('/');
-  for (let index = 0; index < Math.min(left.length, right.length); index++) {
-    const x = left[index]!;
-    const y = right[index]!;
-    if (x === y) continue;
-    if (/^\d+$/.test(x) && /^\d+$/.test(y)) return Number(x) - Number(y);
-    return x < y ? -1 : 1;
-  }
-  return left.length - right.length;
+  return problems.filter((problem) => !seen.has(problem.pointer) && seen.add(problem.pointer));
 }

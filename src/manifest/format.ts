@@ -1,5 +1,9 @@
-/** Manifest serialisation (CONTRACT §6): JSON or one YAML document, byte-identical for equal input. */
-import { toKubectlYaml } from './kubectl-yaml.js';
+/**
+ * Manifest serialisation (CONTRACT §6): JSON or one YAML document, byte-identical for equal input.
+ * An answer may be given limits (CONTRACT §7): it is written manifest by manifest and given up on as
+ * soon as it passes its bytes, so an answer too large is never built whole.
+ */
+import { toKubectlYaml, YamlTooLong } from './kubectl-yaml.js';
 
 export const FORMATS = ['json', 'yaml'] as const;
 export type Format = (typeof FORMATS)[number];
@@ -13,16 +17,89 @@ export function isFormat(value: unknown): value is Format {
   return typeof value === 'string' && (FORMATS as readonly string[]).includes(value);
 }
 
-export function formatManifest(manifest: unknown, format: Format, options: { pretty?: boolean } = {}): string {
-  if (format === 'yaml') {
-    // Written for kubectl's decoder (go-yaml v2), which reads it back to exactly the JSON answer.
-    return toKubectlYaml(manifest);
+/**
+ * The API server refuses to decode a write whose body passes 3 MiB (3,145,728 bytes, twice etcd's
+ * default 1.5 MiB request limit, fixed in kube-apiserver): an object whose JSON is larger can never
+ * be created or applied. Objects between 1.5 and 3 MiB may still fit, as etcd stores built-in kinds
+ * in a more compact encoding and its limit is a setting.
+ */
+export const KUBERNETES_OBJECT_LIMIT_BYTES = 3 * 1024 * 1024;
+
+export interface AnswerLimits {
+  /** Bytes of the whole answer. */
+  maxBytes: number;
+  /** Bytes of each object as JSON, as kubectl sends it to the API server. */
+  maxObjectBytes: number;
+}
+
+const UNLIMITED: AnswerLimits = { maxBytes: Infinity, maxObjectBytes: Infinity };
+
+/** Manifest `index` takes the answer past `limit` bytes; the manifests before it took `before`. */
+export class AnswerTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly index: number,
+    readonly before: number,
+  ) {
+    super(`manifest ${index} takes the answer past ${limit} bytes`);
+    this.name = 'AnswerTooLarge';
   }
-  return options.pretty ? JSON.stringify(manifest, null, 2) + '\n' : JSON.stringify(manifest);
+}
+
+/** Manifest `index` takes `bytes` as JSON, more than Kubernetes accepts for one object. */
+export class ObjectTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly index: number,
+    readonly bytes: number,
+  ) {
+    super(`manifest ${index} takes ${bytes} bytes as JSON; Kubernetes accepts at most ${limit}`);
+    this.name = 'ObjectTooLarge';
+  }
+}
+
+export function formatManifest(manifest: unknown, format: Format, options: { pretty?: boolean; limits?: AnswerLimits } = {}): string {
+  if (options.pretty) return format === 'yaml' ? toKubectlYaml(manifest) : JSON.stringify(manifest, null, 2) + '\n';
+  return writeManifests([manifest], format, false, options.limits ?? UNLIMITED);
 }
 
 /** Several manifests: a v1 List in JSON, a stream of YAML documents; kubectl apply takes both. */
-export function formatManifestList(manifests: unknown[], format: Format): string {
-  if (format === 'yaml') return manifests.map((manifest) => `---\n${formatManifest(manifest, 'yaml')}`).join('');
-  return JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests });
+export function formatManifestList(manifests: unknown[], format: Format, limits = UNLIMITED): string {
+  return writeManifests(manifests, format, true, limits);
+}
+
+const LIST_START = '{"apiVersion":"v1","kind":"List","items":[';
+const LIST_END = ']}';
+
+function writeManifests(manifests: unknown[], format: Format, list: boolean, limits: AnswerLimits): string {
+  const json = format === 'json';
+  const [start, end] = list && json ? [LIST_START, LIST_END] : ['', ''];
+  // What precedes each manifest: a comma between List items, a document start before each YAML document.
+  const before = (index: number) => (!list ? '' : json ? (index > 0 ? ',' : '') : '---\n');
+  const parts: string[] = [start];
+  let bytes = start.length + end.length;
+  manifests.forEach((manifest, index) => {
+    const lead = before(index);
+    const written = bytes;
+    bytes += lead.length;
+    let text: string;
+    try {
+      // YAML is written for kubectl's decoder (go-yaml v2), which reads it back to exactly the JSON answer.
+      // A character takes at least a byte, so YAML longer than the bytes left is too large.
+      text = json ? JSON.stringify(manifest) : toKubectlYaml(manifest, limits.maxBytes - bytes);
+    } catch (error) {
+      if (error instanceof YamlTooLong) throw new AnswerTooLarge(limits.maxBytes, index, written);
+      throw error;
+    }
+    const textBytes = Buffer.byteLength(text);
+    if (limits.maxObjectBytes !== Infinity) {
+      const objectBytes = json ? textBytes : Buffer.byteLength(JSON.stringify(manifest));
+      if (objectBytes > limits.maxObjectBytes) throw new ObjectTooLarge(limits.maxObjectBytes, index, objectBytes);
+    }
+    bytes += textBytes;
+    if (bytes > limits.maxBytes) throw new AnswerTooLarge(limits.maxBytes, index, written);
+    parts.push(lead, text);
+  });
+  parts.push(end);
+  return parts.join('');
 }

@@ -4,7 +4,7 @@
  * Kinds it does not know (custom resources) are not checked here.
  */
 import type { ErrorObject } from 'ajv';
-import type { Problem } from '../render/render-error.js';
+import { distinctProblems, type Problem } from '../render/render-error.js';
 import { formatShape, groupInto, problemsOf } from '../schema/input-validator.js';
 import { type KindValidator, kubeModel } from './kube-models.js';
 
@@ -38,7 +38,7 @@ export class ManifestCheck {
       const shapes = [...types, ...group.filter((error) => error.keyword === 'format' && !formatOfFailedType(String(error.params.format))).map((error) => formatShape(String(error.params.format)))];
       problems.push({ pointer: instancePath, detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes' });
     }
-    return problems;
+    return distinctProblems(problems);
   }
 }
 

@@ -36,13 +36,38 @@ const NOT_RAW = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\u
 const DOUBLE_QUOTED_ESCAPES = /["\\\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff]|[\ud800-\udfff]/gu;
 const NAMED_ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
-/** One YAML document for `value`, ending in a newline. Throws on values JSON cannot carry. */
-export function toKubectlYaml(value: unknown): string {
-  const lines: string[] = [];
+/** Thrown when the YAML text of a value would pass the length it was given. */
+export class YamlTooLong extends Error {
+  constructor(readonly maxLength: number) {
+    super(`the YAML text passes ${maxLength} characters`);
+    this.name = 'YamlTooLong';
+  }
+}
+
+/** The lines written so far, and their length with line breaks: indentation can make YAML many times longer than its JSON. */
+class Lines {
+  readonly text: string[] = [];
+  private length = 0;
+
+  constructor(private readonly maxLength: number) {}
+
+  push(line: string): void {
+    this.length += line.length + 1;
+    if (this.length > this.maxLength) throw new YamlTooLong(this.maxLength);
+    this.text.push(line);
+  }
+}
+
+/**
+ * One YAML document for `value`, ending in a newline. Throws on values JSON cannot carry, and
+ * YamlTooLong as soon as the text passes `maxLength` characters, without writing the rest.
+ */
+export function toKubectlYaml(value: unknown, maxLength = Infinity): string {
+  const lines = new Lines(maxLength);
   if (isNonEmptyCollection(value)) writeCollection(value, 0, lines);
   // At the root no collection sets the indentation: go-yaml v2 puts a literal block's content at column 2.
   else writeScalar('', value, 2, lines);
-  return lines.join('\n') + '\n';
+  return lines.text.join('\n') + '\n';
 }
 
 /** Whether go-yaml v2 reads `text`, unquoted, as exactly this string wherever a value or key may stand. */
@@ -78,7 +103,7 @@ function isNonEmptyCollection(value: unknown): value is object {
 }
 
 /** A non-empty mapping or sequence whose entries start at column `indent`. */
-function writeCollection(value: object, indent: number, lines: string[]): void {
+function writeCollection(value: object, indent: number, lines: Lines): void {
   const pad = ' '.repeat(indent);
   if (Array.isArray(value)) {
     // JSON writes undefined items as null; so do we.
@@ -102,7 +127,7 @@ function writeCollection(value: object, indent: number, lines: string[]): void {
  * stands on its line when a mapping or sequence follows below. A sequence item that is itself a
  * collection starts on the dash's line (`- name: web`, `- - a`), as YAML allows.
  */
-function writeEntry(inline: string, alone: string, value: unknown, indent: number, lines: string[], compact: boolean): void {
+function writeEntry(inline: string, alone: string, value: unknown, indent: number, lines: Lines, compact: boolean): void {
   if (!isNonEmptyCollection(value)) {
     writeScalar(inline, value, indent + 2, lines);
     return;
@@ -112,16 +137,17 @@ function writeEntry(inline: string, alone: string, value: unknown, indent: numbe
     writeCollection(value, indent + 2, lines);
     return;
   }
-  const start = lines.length;
+  const start = lines.text.length;
   writeCollection(value, indent + 2, lines);
-  lines[start] = inline + lines[start]!.slice(indent + 2);
+  // As long as the line it replaces: the dash and space take the place of the indentation.
+  lines.text[start] = inline + lines.text[start]!.slice(indent + 2);
 }
 
 /**
  * A scalar or empty collection after `prefix`; for a literal block, the lines of its content follow
  * at column `contentIndent` (the collection's column plus the indentation indicator 2).
  */
-function writeScalar(prefix: string, value: unknown, contentIndent: number, lines: string[]): void {
+function writeScalar(prefix: string, value: unknown, contentIndent: number, lines: Lines): void {
   if (typeof value !== 'string') lines.push(prefix + nonStringText(value));
   else if (isSafePlainScalar(value)) lines.push(prefix + value);
   else if (isLiteralBlockText(value)) writeLiteralBlock(prefix, value, contentIndent, lines);
@@ -153,7 +179,7 @@ function isLiteralBlockText(text: string): boolean {
  * `|2-` (no final line break), `|2` (one) or `|2+` (several, kept). The explicit indicator lets a
  * first line start with spaces or a tab, or be blank; empty lines are written without indentation.
  */
-function writeLiteralBlock(prefix: string, text: string, contentIndent: number, lines: string[]): void {
+function writeLiteralBlock(prefix: string, text: string, contentIndent: number, lines: Lines): void {
   let finalBreaks = 0; // counted by hand: /\n+$/ takes quadratic time on a long run of line breaks
   while (text.charCodeAt(text.length - 1 - finalBreaks) === 0x0a) finalBreaks++;
   const chomping = finalBreaks === 0 ? '-' : finalBreaks === 1 ? '' : '+';

@@ -109,9 +109,11 @@ export class CollectionRenderPlan {
     for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index] as string);
     if (node?.selection !== undefined) return node.selection;
     const problems: Problem[] = [];
+    // Made once: a request may name a hundred thousand unknown facets.
+    const known = `; its facets are ${this.facets.join(', ')}`;
     facets.forEach((facet, index) => {
       if (typeof facet === 'string' && !this.facetSet.has(facet)) {
-        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}; its facets are ${this.facets.join(', ')}` });
+        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}${known}` });
       }
     });
     if (problems.length > 0) throw new RenderError('Unknown facet', problems);

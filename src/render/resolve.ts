@@ -4,6 +4,7 @@
  * that entry is used. Lookups read own properties only.
  */
 import { isPlainObject, ownMember, toPointer } from '../util/json.js';
+import { cut } from '../util/text.js';
 import type { Problem } from './render-error.js';
 
 export interface ResolvedVariable {
@@ -25,7 +26,7 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
         detail:
           ids.length === 0
             ? `values is empty: add the input object for ${variable} to values`
-            : `has no entry for ${variable} and values has ${ids.length} entries (${ids.join(', ')}): set globalvars.${variable} to the one to use`,
+            : `has no entry for ${variable} and values has ${ids.length} entries (${listed(ids.map((key) => cut(key, 64)))}): set globalvars.${variable} to the one to use`,
       };
     }
     id = ids[0]!;
@@ -34,7 +35,7 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
   } else if (!Object.hasOwn(valuesObject, mapped)) {
     return {
       pointer: toPointer(['globalvars', variable]),
-      detail: `names "${mapped}", which values lacks; values has ${ids.length === 0 ? 'no entries' : ids.map((key) => `"${key}"`).join(', ')}`,
+      detail: `names "${cut(mapped, 64)}", which values lacks; values has ${ids.length === 0 ? 'no entries' : listed(ids.map((key) => `"${cut(key, 64)}"`))}`,
     };
   } else {
     id = mapped;
@@ -44,6 +45,11 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
     return { pointer: toPointer(['values', id]), detail: `must be an object holding the input values of ${variable}` };
   }
   return { id, value };
+}
+
+/** Names of entries as a message lists them: the first twenty, then how many more. Ids may be long and many. */
+function listed(names: string[]): string {
+  return names.length <= 20 ? names.join(', ') : `${names.slice(0, 20).join(', ')} and ${names.length - 20} more`;
 }
 
 /** Reads `path` under `root`, own members only; undefined when any step is missing. */

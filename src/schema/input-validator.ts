@@ -6,7 +6,8 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
-import type { Problem } from '../render/render-error.js';
+import { type Problem, shownPointer } from '../render/render-error.js';
+import { appendErrorsInPlace } from './append-errors.js';
 import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
 
@@ -17,7 +18,7 @@ let shared: Ajv | undefined;
 function ajv(): Ajv {
   if (shared === undefined) {
     // strict: false because generated Kubernetes schemas carry annotations ajv does not know.
-    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true });
+    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true, code: { process: appendErrorsInPlace } });
     // The formats the Kubernetes validators use (byte, quantity, int32, date-time …), with Go's
     // rules, so that input schemas and manifest checks judge a value alike.
     for (const [name, format] of Object.entries(kubernetesFormats)) shared.addFormat(name, format as never);
@@ -26,6 +27,7 @@ function ajv(): Ajv {
 }
 
 export interface InputCheck {
+  /** As ajv finds them: one pointer may come twice (execute keeps one per pointer). */
   problems: Problem[];
   /** Pointers of members the schema does not know. */
   unknown: string[];
@@ -56,25 +58,33 @@ export class InputValidator {
   }
 }
 
-/** Turns ajv errors into problems, one per pointer and message, with `anyOf` noise folded. */
+/** Turns ajv errors into problems, with `anyOf` noise folded; ajv may say one thing twice (distinctProblems). */
 export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
-  // Errors grouped by instance path in one pass: a union's branch errors sit at its path or below,
-  // so each error looks only at the unions above it, and a body with thousands of failing items
-  // costs linear time, not quadratic.
-  const atPath = new Map<string, ErrorObject[]>();
+  // A union's branch errors sit at its path or below, so each error looks only at the unions above
+  // it, found once per path: a body with thousands of failing unions costs linear time.
+  const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
   const unionsAt = new Map<string, ErrorObject[]>();
-  for (const error of errors) {
-    groupInto(atPath, error.instancePath, error);
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') groupInto(unionsAt, error.instancePath, error);
-  }
+  for (const error of errors) if (isUnion(error)) groupInto(unionsAt, error.instancePath, error);
+  const atPath = new Map<string, ErrorObject[]>();
+  if (unionsAt.size > 0) for (const error of errors) if (unionsAt.has(error.instancePath)) groupInto(atPath, error.instancePath, error);
+  // The unions at a path and above it, as a chain to the root: made once per path, shared below it.
+  type Unions = { here: ErrorObject[]; above: Unions | undefined } | undefined;
+  const unionsAboveCache = new Map<string, Unions>();
+  const unionsAbove = (path: string): Unions => {
+    if (unionsAboveCache.has(path)) return unionsAboveCache.get(path);
+    const above = path === '' ? undefined : unionsAbove(path.slice(0, path.lastIndexOf('/')));
+    const here = unionsAt.get(path);
+    const found = here === undefined ? above : { here, above };
+    unionsAboveCache.set(path, found);
+    return found;
+  };
   const inBranch = (error: ErrorObject): boolean => {
-    for (let path = error.instancePath; ; path = path.slice(0, path.lastIndexOf('/'))) {
-      if (unionsAt.get(path)?.some((union) => error.schemaPath !== union.schemaPath && error.schemaPath.startsWith(union.schemaPath + '/'))) return true;
-      if (path === '') return false;
+    for (let unions = unionsAbove(error.instancePath); unions !== undefined; unions = unions.above) {
+      if (unions.here.some((union) => error.schemaPath !== union.schemaPath && error.schemaPath.startsWith(union.schemaPath + '/'))) return true;
     }
+    return false;
   };
   const problems: Problem[] = [];
-  const seen = new Set<string>();
   for (const error of errors) {
     if (error.keyword === 'if') continue;
     if (unionsAt.size > 0 && inBranch(error)) continue;
@@ -93,7 +103,7 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
         detail = `must be ${branchShapes(atPath.get(error.instancePath)!, error.schemaPath) ?? 'one of the allowed shapes'}`;
         break;
       case 'type':
-        detail = `must be ${String(error.params.type).split(',').join(' or ')}`;
+        detail = typeDetail(String(error.params.type));
         break;
       case 'format':
         detail = `must be ${formatShape(String(error.params.format))}`;
@@ -101,13 +111,17 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
       default:
         detail = error.message ?? 'is invalid';
     }
-    const key = `${pointer}\u0000${detail}`;
-    if (!seen.has(key)) {
-      seen.add(key);
-      problems.push({ pointer, detail });
-    }
+    problems.push({ pointer: shownPointer(pointer), detail });
   }
   return problems;
+}
+
+/** `must be integer or string` for ajv's `integer,string`; kept, as a body may fail a type a hundred thousand times. */
+const typeDetails = new Map<string, string>();
+function typeDetail(types: string): string {
+  let detail = typeDetails.get(types);
+  if (detail === undefined) typeDetails.set(types, (detail = `must be ${types.split(',').join(' or ')}`));
+  return detail;
 }
 
 /** What each Kubernetes format asks of a value, said so that a caller can fix it. */
@@ -146,5 +160,6 @@ export function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
 }
 
 function escape(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
+  // Member names of a schema: no need to replace in the common case.
+  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
 }

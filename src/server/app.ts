@@ -1,13 +1,14 @@
 /**
  * The Koa application: small middleware, each doing one thing, in this order:
- * request id → access log → errors → security headers → API key → rate limit → unknown methods →
- * routes.
+ * request id → access log → in-flight answers → errors → security headers → API key → rate limit →
+ * unknown methods → routes.
  */
 import Router from '@koa/router';
 import Koa from 'koa';
 import { accessLog } from './middleware/access-log.js';
 import { apiKey } from './middleware/api-key.js';
 import { errors } from './middleware/errors.js';
+import { inflightAnswers } from './middleware/inflight-answers.js';
 import { rateLimit } from './middleware/rate-limit.js';
 import { requestId } from './middleware/request-id.js';
 import { securityHeaders } from './middleware/security-headers.js';
@@ -35,6 +36,7 @@ export function createApp(state: ServerState): Koa {
 
   app.use(requestId());
   app.use(accessLog(state));
+  app.use(inflightAnswers(state));
   app.use(errors(state));
   app.use(securityHeaders());
   app.use(apiKey(state));

@@ -46,8 +46,14 @@ export interface RequestLimits {
   maxStringLength: number;
   /** Items of any one array, and members of any one object, in a request body. */
   maxItems: number;
+  /** JSON values under `values` in one request; in a batch, each resource counts the entry it reads. */
+  maxValuesNodes: number;
   /** Resources in one batch request. */
   maxResources: number;
+  /** Bytes of one answer. */
+  maxAnswerBytes: number;
+  /** Bytes of request bodies being read and answers not yet sent, in all, in one process. */
+  maxInflightBytes: number;
 }
 
 export interface ServerTimeouts {
@@ -57,6 +63,8 @@ export interface ServerTimeouts {
   requestMs: number;
   /** How long an idle keep-alive connection stays open. */
   keepAliveMs: number;
+  /** How long a connection may stall, no byte arriving or taken, before it is closed. */
+  stallMs: number;
 }
 
 export class ConfigError extends Error {
@@ -75,10 +83,14 @@ export const CONFIG_DEFAULTS = {
   MAX_VALUES_ENTRIES: '100',
   MAX_STRING_LENGTH: '65536',
   MAX_ITEMS: '1000',
+  MAX_VALUES_NODES: '25000',
   MAX_RESOURCES: '50',
+  MAX_ANSWER_BYTES: String(4 * 1024 * 1024),
+  MAX_INFLIGHT_BYTES: String(64 * 1024 * 1024),
   HEADERS_TIMEOUT_MS: '10000',
   REQUEST_TIMEOUT_MS: '30000',
   KEEP_ALIVE_TIMEOUT_MS: '5000',
+  STALL_TIMEOUT_MS: '10000',
   WORKERS: '1',
 };
 
@@ -97,6 +109,24 @@ function integer(env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_DEFAULTS, min
   const text = env[name] ?? CONFIG_DEFAULTS[name];
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new ConfigError(name, `"${text}" is not a whole number from ${min} to ${max}`);
   return Number(text);
+}
+
+const MiB = 1024 * 1024;
+
+/** The request limits of the environment; `readLimits({})` gives the defaults. */
+export function readLimits(env: NodeJS.ProcessEnv): RequestLimits {
+  const limits = {
+    maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000),
+    maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024),
+    maxItems: integer(env, 'MAX_ITEMS', 16, 100_000),
+    maxValuesNodes: integer(env, 'MAX_VALUES_NODES', 100, 10_000_000),
+    maxResources: integer(env, 'MAX_RESOURCES', 1, 10_000),
+    maxAnswerBytes: integer(env, 'MAX_ANSWER_BYTES', 64 * 1024, 1024 * MiB),
+    maxInflightBytes: integer(env, 'MAX_INFLIGHT_BYTES', MiB, 64 * 1024 * MiB),
+  };
+  // One answer must fit in what one key may hold (half the budget), or it could never be sent.
+  if (limits.maxAnswerBytes > limits.maxInflightBytes / 2) throw new ConfigError('MAX_ANSWER_BYTES', `${limits.maxAnswerBytes} is more than half of MAX_INFLIGHT_BYTES (${limits.maxInflightBytes}), which is all one key may hold`);
+  return limits;
 }
 
 /** Routes that OPEN_ROUTES may open, by name. */
@@ -136,13 +166,8 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     workers,
     rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
     redisUrl,
-    limits: {
-      maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000),
-      maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024),
-      maxItems: integer(env, 'MAX_ITEMS', 16, 100_000),
-      maxResources: integer(env, 'MAX_RESOURCES', 1, 10_000),
-    },
-    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000) },
+    limits: readLimits(env),
+    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000), stallMs: integer(env, 'STALL_TIMEOUT_MS', 100, 600_000) },
     port: integer(env, 'PORT', 0, 65535),
     host,
     bundlesDir,

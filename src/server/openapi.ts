@@ -9,9 +9,11 @@ import { FORMATS } from '../manifest/format.js';
 import type { Schema } from '../schema/kube-types.js';
 import { isPlainObject } from '../util/json.js';
 import { API_KEY_HEADER } from './middleware/api-key.js';
+import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
+import { LISTED_PROBLEMS } from '../render/render-error.js';
+import type { RequestLimits } from './config.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
 import { PROBLEM_TYPES } from './problem.js';
-import { LISTED_PROBLEMS } from './routes/answer.js';
 
 type Json = Record<string, unknown>;
 
@@ -24,6 +26,14 @@ const ERROR_RESPONSES: Json = {
   '400': { $ref: '#/components/responses/BadRequest' },
   '401': { $ref: '#/components/responses/Unauthorized' },
   '404': { $ref: '#/components/responses/NotFound' },
+};
+
+/** What the render routes (exec and batch) answer besides ERROR_RESPONSES: a body, its values, or its answer over a limit. */
+const RENDER_ERROR_RESPONSES: Json = {
+  '413': { $ref: '#/components/responses/PayloadTooLarge' },
+  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
+  '422': { $ref: '#/components/responses/InvalidValues' },
+  '503': { $ref: '#/components/responses/ServerBusy' },
 };
 
 /** Moves a schema's `definitions` into components under a prefix, rewriting its references. */
@@ -111,9 +121,7 @@ function execOperation(repository: RepositoryIdentity, releases: string[], colle
       },
       ...ERROR_RESPONSES,
       '405': { $ref: '#/components/responses/MethodNotAllowed' },
-      '413': { $ref: '#/components/responses/PayloadTooLarge' },
-      '415': { $ref: '#/components/responses/UnsupportedMediaType' },
-      '422': { $ref: '#/components/responses/InvalidValues' },
+      ...RENDER_ERROR_RESPONSES,
     },
   };
 }
@@ -192,9 +200,7 @@ function batchOperation(registry: BundleRegistry, vendor: string): Json {
         },
       },
       ...ERROR_RESPONSES,
-      '413': { $ref: '#/components/responses/PayloadTooLarge' },
-      '415': { $ref: '#/components/responses/UnsupportedMediaType' },
-      '422': { $ref: '#/components/responses/InvalidValues' },
+      ...RENDER_ERROR_RESPONSES,
     },
   };
 }
@@ -233,13 +239,60 @@ function operationsPaths(): Json {
   const text = (description: string, type: string): Json => ({ description, content: { [type]: { schema: { type: 'string' } } } });
   return {
     '/healthz': { get: { ...open, operationId: 'healthz', tags: ['operations'], summary: 'Liveness', responses: { '200': { description: 'Alive.' } } } },
-    '/readyz': { get: { ...open, operationId: 'readyz', tags: ['operations'], summary: 'Readiness', responses: { '200': { description: 'Ready.' }, '503': problemResponse('Not ready or shutting down.') } } },
-    '/metrics': { get: { operationId: 'metrics', tags: ['operations'], summary: 'Prometheus metrics', description: 'Needs the key unless OPEN_ROUTES names metrics.', responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain'), '401': { $ref: '#/components/responses/Unauthorized' } } } },
+    '/readyz': {
+      get: {
+        ...open,
+        operationId: 'readyz',
+        tags: ['operations'],
+        summary: 'Readiness',
+        description: 'With WORKERS, status is degraded while fewer workers serve than configured (a replacement is starting or could not start; detail says why). Degraded still answers 200: the pod serves, and taking it out of service would only cut capacity further.',
+        responses: {
+          '200': {
+            description: 'Ready, or degraded.',
+            content: {
+              'application/json': {
+                schema: {
+                  type: 'object',
+                  required: ['status', 'bundles'],
+                  properties: {
+                    status: { enum: ['ready', 'degraded'] },
+                    bundles: { type: 'integer', minimum: 0 },
+                    workers: { type: 'object', required: ['wanted', 'listening'], properties: { wanted: { type: 'integer', minimum: 1 }, listening: { type: 'integer', minimum: 0 } } },
+                    detail: { type: 'string' },
+                  },
+                },
+              },
+            },
+          },
+          '503': problemResponse('Not ready or shutting down.'),
+        },
+      },
+    },
+    '/metrics': {
+      get: {
+        operationId: 'metrics',
+        tags: ['operations'],
+        summary: 'Prometheus metrics',
+        description: 'Needs the key unless OPEN_ROUTES names metrics. With WORKERS, one scrape covers the whole server: every worker summed, with the counts of workers that exited.',
+        responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain'), '401': { $ref: '#/components/responses/Unauthorized' }, '503': problemResponse('With WORKERS, the primary did not answer in time.') },
+      },
+    },
     '/openapi.json': { get: { operationId: 'openapi', tags: ['operations'], summary: 'This document', description: 'Needs the key unless OPEN_ROUTES names openapi.', responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, '401': { $ref: '#/components/responses/Unauthorized' } } } },
   };
 }
 
-export function buildOpenApi(registry: BundleRegistry, version: string): Json {
+/** The limits of CONTRACT §7 as this server applies them, said once for the document's description. */
+function limitsText(limits: RequestLimits): string {
+  return [
+    `A body is at most ${BODY_LIMIT_BYTES} bytes (413) and ${MAX_NESTING} levels deep (400).`,
+    `Its values hold at most ${limits.maxValuesEntries} entries, ${limits.maxItems} items or members in any one array or object, strings of ${limits.maxStringLength} characters, and ${limits.maxValuesNodes} JSON values in all; a batch at most ${limits.maxResources} resources, and its resources may read at most ${limits.maxValuesNodes} JSON values and ${limits.maxAnswerBytes} bytes of values in all, each resource counting the entry it reads (422).`,
+    `An answer is at most ${limits.maxAnswerBytes} bytes (422 /problems/answer-too-large, checked as it is written); an object whose JSON passes ${KUBERNETES_OBJECT_LIMIT_BYTES} bytes, which the Kubernetes API server refuses, is a 422 too.`,
+    `A 422 lists at most ${LISTED_PROBLEMS} problems and counts the rest in more.`,
+    `The bodies being read and answers not yet taken of all callers share ${limits.maxInflightBytes} bytes, one key at most half: past that, 503 /problems/server-busy with Retry-After.`,
+  ].join(' ');
+}
+
+export function buildOpenApi(registry: BundleRegistry, version: string, limits: RequestLimits): Json {
   const schemas: Json = {
     Problem: {
       type: 'object',
@@ -253,6 +306,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
         instance: { type: 'string', description: 'urn:request:<request id>' },
         errors: { type: 'array', maxItems: LISTED_PROBLEMS, items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: { type: 'string' } } } },
         more: { type: 'integer', minimum: 1, description: `How many problems errors leaves out: it lists at most ${LISTED_PROBLEMS}.` },
+        limit: { type: 'integer', description: 'With answer-too-large: the most bytes one answer may hold.' },
       },
     },
   };
@@ -275,7 +329,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
     info: {
       title: 'facetform render API',
       version,
-      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs the ${API_KEY_HEADER} header. Bodies are at most ${BODY_LIMIT_BYTES} bytes and ${MAX_NESTING} levels deep. Errors are RFC 9457 problem+json.`,
+      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs the ${API_KEY_HEADER} header. Errors are RFC 9457 problem+json. ${limitsText(limits)}`,
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
@@ -291,7 +345,14 @@ export function buildOpenApi(registry: BundleRegistry, version: string): Json {
         MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),
         PayloadTooLarge: problemResponse(`Body over ${BODY_LIMIT_BYTES} bytes.`),
         UnsupportedMediaType: problemResponse('Body is not application/json.'),
-        InvalidValues: problemResponse(`Facets, values or globalvars are wrong; errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest).`),
+        InvalidValues: problemResponse(
+          `/problems/invalid-values: facets, values or globalvars are wrong, a limit on what the values hold is passed, or an object would be larger than Kubernetes accepts (${KUBERNETES_OBJECT_LIMIT_BYTES} bytes of JSON); errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest). ` +
+            `/problems/answer-too-large: the answer would pass ${limits.maxAnswerBytes} bytes (MAX_ANSWER_BYTES); errors points at the resource (or values entry) at which it passed, and limit says the bytes; nothing is rendered past it. Split the batch.`,
+        ),
+        ServerBusy: {
+          ...problemResponse(`/problems/server-busy: the bodies and unsent answers of all callers already take what the server may hold (${limits.maxInflightBytes} bytes, one key at most half). Retry after Retry-After seconds.`),
+          headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
+        },
       },
     },
   };

@@ -19,6 +19,8 @@ export const PROBLEM_TYPES = {
   'client-error': 'The request could not be read as HTTP: its headers were too large or it took too long to arrive.',
   'internal-error': 'The server failed unexpectedly; quote the request id when reporting it.',
   'service-unavailable': 'The server is shutting down or not ready.',
+  'server-busy': 'The server holds as many request bodies and unsent answers as its memory allows (MAX_INFLIGHT_BYTES, one key at most half); retry after Retry-After seconds.',
+  'answer-too-large': 'The answer would be larger than one answer may be (MAX_ANSWER_BYTES); errors names the resource at which it passed. Split the batch, or ask for less.',
 } as const;
 
 export type ProblemType = keyof typeof PROBLEM_TYPES;
@@ -49,6 +51,11 @@ export class HttpProblem extends Error {
   body(requestId: string): ProblemBody {
     return { type: `/problems/${this.problemType}`, title: this.title, status: this.status, detail: this.detail, instance: `urn:request:${requestId}`, ...this.extensions };
   }
+}
+
+/** A 503 for a request whose body or answer the server has no room for now (InflightBytes). */
+export function serverBusy(what: string): HttpProblem {
+  return new HttpProblem(503, 'server-busy', 'Server busy', `the server holds as many request bodies and unsent answers as it may, and has no room for ${what}; retry after 1 s`, {}, { 'Retry-After': '1' });
 }
 
 /** A 404 that names what exists, e.g. the collections of a repository. */

@@ -12,7 +12,8 @@ import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
-import { CONFIG_DEFAULTS, OPENABLE_ROUTES, type OpenRoute, parseRateLimit, type RateLimit, type RequestLimits, type ServerTimeouts } from './config.js';
+import { CONFIG_DEFAULTS, OPENABLE_ROUTES, type OpenRoute, parseRateLimit, type RateLimit, readLimits, type RequestLimits, type ServerTimeouts } from './config.js';
+import { InflightBytes } from './inflight-bytes.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { ServerState } from './state.js';
 
@@ -29,29 +30,27 @@ export interface RunningServer {
 export interface StateOptions {
   rateLimit?: RateLimit;
   redisUrl?: string | undefined;
-  limits?: RequestLimits;
+  /** The defaults (CONFIG_DEFAULTS), but for the ones given. */
+  limits?: Partial<RequestLimits>;
   /** Operations routes to answer without a key; none by default. */
   openRoutes?: readonly OpenRoute[];
 }
 
 export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger, options: StateOptions = {}): ServerState {
   let document: { registry: BundleRegistry; text: string } | undefined;
+  const limits = { ...readLimits({}), ...options.limits };
   const state: ServerState = {
     registry,
     keys,
     logger,
     rateLimiter: new RateLimiter(options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT), logger, options.redisUrl),
     openPaths: new Set((options.openRoutes ?? []).map((route) => OPENABLE_ROUTES[route])),
-    limits: options.limits ?? {
-      maxValuesEntries: Number(CONFIG_DEFAULTS.MAX_VALUES_ENTRIES),
-      maxStringLength: Number(CONFIG_DEFAULTS.MAX_STRING_LENGTH),
-      maxItems: Number(CONFIG_DEFAULTS.MAX_ITEMS),
-      maxResources: Number(CONFIG_DEFAULTS.MAX_RESOURCES),
-    },
+    limits,
+    inflight: new InflightBytes(limits.maxInflightBytes),
     metrics: createMetrics(),
     ready: true,
     openapi() {
-      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, version)) };
+      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, version, state.limits)) };
       return document.text;
     },
   };
@@ -84,12 +83,15 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   headersMs: Number(CONFIG_DEFAULTS.HEADERS_TIMEOUT_MS),
   requestMs: Number(CONFIG_DEFAULTS.REQUEST_TIMEOUT_MS),
   keepAliveMs: Number(CONFIG_DEFAULTS.KEEP_ALIVE_TIMEOUT_MS),
+  stallMs: Number(CONFIG_DEFAULTS.STALL_TIMEOUT_MS),
 };
 
 export async function startServer(state: ServerState, port: number, host: string, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Promise<RunningServer> {
   const app = createApp(state);
-  // A slow client cannot hold a connection: headers, the whole request and idle keep-alive are timed.
+  // A slow client cannot hold a connection: headers, the whole request and idle keep-alive are timed,
+  // and a connection on which no byte moves for stallMs (a client that does not read its answer) is closed.
   const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) });
+  server.timeout = timeouts.stallMs;
   let draining = false;
   // While draining, every answer says Connection: close, so a keep-alive client learns to go elsewhere
   // from an answer instead of from a reset of the socket it is sending on.

@@ -4,6 +4,7 @@ import type { BundleRegistry } from '../bundle/registry.js';
 import type { ApiKeys } from './api-keys.js';
 import type { WorkerCapacity } from './cluster.js';
 import type { RequestLimits } from './config.js';
+import type { InflightBytes } from './inflight-bytes.js';
 import type { Metrics } from './metrics.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
@@ -14,6 +15,8 @@ export interface ServerState {
   logger: Logger;
   rateLimiter: RateLimiter;
   limits: RequestLimits;
+  /** Bytes of request bodies being read and answers not yet sent (MAX_INFLIGHT_BYTES). */
+  inflight: InflightBytes;
   /** Paths of operations routes opened by OPEN_ROUTES: answered without a key. */
   openPaths: ReadonlySet<string>;
   metrics: Metrics;

@@ -33,3 +33,31 @@ export function fromPointer(pointer: string): string[] {
     .split('/')
     .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
 }
+
+/** Characters of a value's JSON Pointer that count as one more value: naming a value in a problem is work too. */
+export const POINTER_CHARACTERS_PER_VALUE = 256;
+
+/**
+ * Every object, array, string, number, boolean and null in `value`, itself included, each counting
+ * one more per POINTER_CHARACTERS_PER_VALUE characters of its JSON Pointer (`value`'s own pointer
+ * is `pointerLength` long): a measure of the work of checking it and naming its problems, for a
+ * problem's pointer is built, compared and hashed, and long member names deep down make every
+ * pointer below them long. Stops counting once past `stopAbove`.
+ */
+export function countJsonValues(value: unknown, pointerLength = 0, stopAbove = Infinity): number {
+  let count = 0;
+  const nodes: unknown[] = [value];
+  const lengths: number[] = [pointerLength];
+  while (nodes.length > 0 && count <= stopAbove) {
+    const node = nodes.pop();
+    const length = lengths.pop()!;
+    count += 1 + Math.floor(length / POINTER_CHARACTERS_PER_VALUE);
+    if (typeof node !== 'object' || node === null) continue;
+    for (const key in node) {
+      if (!Object.hasOwn(node, key)) continue;
+      nodes.push((node as Record<string, unknown>)[key]);
+      lengths.push(length + 1 + key.length);
+    }
+  }
+  return count;
+}

@@ -1,5 +1,6 @@
 /** The server as its own process, started the way `npm start` starts it. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './repos.js';
 
@@ -60,4 +61,11 @@ export async function failedStart(env: Record<string, string>): Promise<{ code: 
     if (failed.stderr === undefined) throw error;
     return { code: failed.code!, stderr: failed.stderr };
   }
+}
+
+/** A process's resident memory from /proc, in bytes: now (VmRSS) and its peak so far (VmHWM). */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? NaN) * 1024;
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }

@@ -60,3 +60,42 @@ export function repositoriesIn(repos = SHIPPED_REPOS): Array<{ name: string; rel
         .sort(),
     }));
 }
+
+export interface ShippedCollection {
+  repository: string;
+  collection: string;
+  variable: string;
+  /** The request of its examples/seed.json. */
+  seed: { facets?: string[]; values: Record<string, any>; globalvars?: Record<string, string> };
+}
+
+/** The shipped collection that renders `kind`, found in repos/ rather than named. */
+export function collectionOfKind(kind: string, repos = SHIPPED_REPOS): ShippedCollection {
+  for (const { name, collections } of repositoriesIn(repos)) {
+    for (const collection of collections) {
+      const dir = path.join(repos, name, collection);
+      const declaration = JSON.parse(readFileSync(path.join(dir, 'collection.json'), 'utf8')) as { kind: string; variable: string };
+      if (declaration.kind !== kind) continue;
+      const { $description: _, ...seed } = JSON.parse(readFileSync(path.join(dir, 'examples/seed.json'), 'utf8'));
+      return { repository: name, collection, variable: declaration.variable, seed };
+    }
+  }
+  throw new Error(`no collection in ${repos} renders a ${kind}`);
+}
+
+/** The facets (besides master) of the sections of a shipped collection that write `member` (a dotted path, e.g. spec.nodeAffinity). */
+export function facetsWriting(found: ShippedCollection, member: string, repos = SHIPPED_REPOS): string[] {
+  const dir = path.join(repos, found.repository, found.collection, 'sections');
+  const writes = (section: Record<string, unknown>) => {
+    let node: unknown = section;
+    for (const segment of member.split('.')) {
+      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
+      node = (node as Record<string, unknown>)[segment];
+    }
+    return true;
+  };
+  return readdirSync(dir)
+    .map((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { facets: string[] } & Record<string, unknown>)
+    .filter(writes)
+    .flatMap((section) => section.facets.filter((facet) => facet !== 'master'));
+}

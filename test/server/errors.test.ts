@@ -1,6 +1,7 @@
 /** Every error status of CONTRACT §7 answers with its problem+json body. */
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLimits } from '../../src/server/config.js';
 import { BASE, execPath, KEY, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -136,16 +137,24 @@ describe('error answers', () => {
     }
   });
 
-  it('422, never a 500, for a request with 130,000 problems, listing the first 100 and counting the rest, on exec and batch', async () => {
-    const facets = Array.from({ length: 130_000 }, () => 'x');
+  it('422, never a 500, for a request with tens of thousands of problems, listing the first 100 and counting the rest, on exec and batch', async () => {
+    const { maxItems, maxResources } = readLimits({});
+    const facets = Array.from({ length: maxItems }, () => 'x');
     const values = { w: { metadata: { name: 'w' } } };
     const exec = await problemOf(await post(JSON.stringify({ facets, values })));
-    expect(exec).toMatchObject({ status: 422, more: 130_000 - 100 });
+    expect(exec).toMatchObject({ status: 422, more: maxItems - 100 });
     expect(exec.errors).toHaveLength(100);
     expect(exec.errors![0]).toEqual({ pointer: '/facets/0', detail: expect.stringContaining('"x" is not a facet of service') });
-    const batch = await problemOf(await server.request(`${BASE}/exec`, { method: 'POST', json: { resources: [{ repository: 'service-resources', collection: 'service', facets }], values } }));
-    expect(batch).toMatchObject({ status: 422, more: 130_000 - 100 });
+    const resources = Array.from({ length: maxResources }, () => ({ repository: 'service-resources', collection: 'service', facets }));
+    const batch = await problemOf(await server.request(`${BASE}/exec`, { method: 'POST', json: { resources, values } }));
+    expect(batch).toMatchObject({ status: 422, more: maxResources * maxItems - 100 });
     expect(batch.errors).toHaveLength(100);
+    expect(batch.errors![99]!.pointer).toBe('/resources/0/facets/99');
+  });
+
+  it('422 naming the list, not each entry, for a facet list longer than any array may be', async () => {
+    const problem = await problemOf(await post(JSON.stringify({ facets: Array.from({ length: 130_000 }, () => 'x'), values: { w: { metadata: { name: 'w' } } } })));
+    expect(problem).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/facets', detail: `has 130000 items; at most ${readLimits({}).maxItems}` }] });
   });
 
   it('500 with a request id and no internals for an unexpected failure, logged with its stack', async () => {

@@ -2,10 +2,19 @@
  * Hostile input against the running server, generated with fast-check: wrong types at every
  * position, huge and deep values, odd Unicode, prototype keys, placeholders in values, edge numbers,
  * broken JSON and odd headers. Every answer is a manifest or a 4xx problem+json; nothing else.
- * `npm run fuzz` runs 10,000 requests (FUZZ_RUNS); `npm test` a smaller sample.
+ * Then large requests, several at once, against the server as its own process, started as the
+ * Deployment starts it: its peak memory stays under the Deployment's limit.
+ * `npm run fuzz` runs 10,000 requests (FUZZ_RUNS) and 500 large ones; `npm test` a smaller sample.
  */
+import { connect, type Socket } from 'node:net';
+import path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readLimits } from '../../src/server/config.js';
+import { serverContainer } from '../helpers/deployment.js';
+import { largeRequests } from '../helpers/large-requests.js';
+import { memoryOf, spawnServer } from '../helpers/process.js';
+import { ROOT } from '../helpers/repos.js';
 import { BASE, KEY, startTestServer, type TestServer } from '../helpers/server.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 400);
@@ -150,4 +159,65 @@ describe('hostile input against the running server', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff');
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
+});
+
+describe('large requests against the server process', () => {
+  const runs = Math.max(20, Math.round(RUNS / 20));
+  const container = serverContainer();
+  // What the Deployment sets that bears on memory: the heap (NODE_OPTIONS), limits, timeouts, workers.
+  const deployed = Object.fromEntries(Object.entries(container.env).filter(([name]) => /^(NODE_OPTIONS|WORKERS|MAX_\w+|\w+_TIMEOUT_MS)$/.test(name)));
+  const keys = ['large-key-0123456789-a', 'large-key-0123456789-b', 'large-key-0123456789-c'];
+  const MiB = 1024 * 1024;
+
+  it(`answers ${runs} large requests, several at once, without a 5xx, its peak memory under the Deployment's limit`, async () => {
+    // A rate limit no client here reaches: what holds under more load holds under the default.
+    const server = await spawnServer({ ...deployed, API_KEYS: keys.join(','), BUNDLES_DIR: path.join(ROOT, 'dist'), RATE_LIMIT: '1000000/min', LOG_LEVEL: 'warn' });
+    const { hostname, port } = new URL(server.url);
+    let polledRss = 0;
+    const poll = setInterval(() => (polledRss = Math.max(polledRss, memoryOf(server.child.pid!).rss)), 25);
+    const seed = Number(process.env.FUZZ_SEED ?? Date.now() % 1_000_000);
+    const requests = fc.sample(largeRequests(readLimits(deployed)), { numRuns: runs, seed });
+    const counts = new Map<string, number>();
+    const held: Socket[] = [];
+    let peak = 0;
+    try {
+      // Clients that hold memory meanwhile: uploads whose body never comes, answers never read.
+      for (let index = 0; index < 8; index++) {
+        const socket = connect(Number(port), hostname, () => {
+          const request = requests[index % requests.length]!;
+          const body = index % 2 === 0 ? '{"values":' : request.body();
+          socket.write(`POST ${request.path} HTTP/1.1\r\nHost: fuzz\r\nX-APIKEY: ${keys[index % keys.length]}\r\nContent-Type: application/json\r\nContent-Length: ${index % 2 === 0 ? MiB : Buffer.byteLength(body)}\r\n\r\n${body}`);
+          socket.pause();
+        });
+        socket.on('error', () => {});
+        held.push(socket);
+      }
+      let next = 0;
+      const worker = async (key: string) => {
+        for (let index = next++; index < requests.length; index = next++) {
+          const request = requests[index]!;
+          const response = await fetch(server.url + request.path, { method: 'POST', headers: { 'X-APIKEY': key, 'Content-Type': 'application/json' }, body: request.body(), signal: AbortSignal.timeout(60_000) });
+          const text = await response.text();
+          const label = `${request.pattern} ${response.status}`;
+          counts.set(label, (counts.get(label) ?? 0) + 1);
+          if (response.status !== 200) expect(JSON.parse(text).status, `${request.pattern}: ${text.slice(0, 300)}`).toBe(response.status);
+        }
+      };
+      await Promise.all(Array.from({ length: 6 }, (_, index) => worker(keys[index % keys.length]!)));
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    } finally {
+      clearInterval(poll);
+      for (const socket of held) socket.destroy();
+      peak = memoryOf(server.child.pid!).peak;
+      server.child.kill('SIGTERM');
+    }
+    expect(await server.exited).toBe(0);
+    const statuses = [...counts.keys()].map((label) => Number(label.split(' ').at(-1)));
+    process.stdout.write(
+      `large requests: ${runs} (seed ${seed}); answers: ${JSON.stringify(Object.fromEntries([...counts].sort()))}\n` +
+        `peak RSS of the server: ${(peak / MiB).toFixed(0)} MiB (polled ${(polledRss / MiB).toFixed(0)} MiB) of the Deployment's ${(container.memoryLimitBytes / MiB).toFixed(0)} MiB, with ${JSON.stringify(deployed)}\n`,
+    );
+    expect(statuses.filter((status) => status >= 500)).toEqual([]);
+    expect(peak).toBeLessThan(container.memoryLimitBytes);
+  }, 600_000);
 });

@@ -86,7 +86,7 @@ describe('request limits', () => {
 
 describe('server timeouts', () => {
   it('close a connection whose headers do not arrive in time, with a 408', async () => {
-    server = await startTestServer({ timeouts: { headersMs: 300, requestMs: 600, keepAliveMs: 1000 } });
+    server = await startTestServer({ timeouts: { headersMs: 300, requestMs: 600, keepAliveMs: 1000, stallMs: 10_000 } });
     const url = new URL(server.url);
     const answer = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(url.port), url.hostname, () => socket.write('POST /healthz HTTP/1.1\r\nHost: x\r\n'));

@@ -14,7 +14,8 @@ function problemFromLibrary(error: { status?: number; type?: string; message?: s
   return undefined;
 }
 
-function send(ctx: Context, problem: HttpProblem): void {
+/** Answers with a problem+json body. */
+export function sendProblem(ctx: Context, problem: HttpProblem): void {
   ctx.status = problem.status;
   for (const [name, value] of Object.entries(problem.headers)) ctx.set(name, value);
   ctx.type = PROBLEM_MEDIA_TYPE;
@@ -28,19 +29,19 @@ export function errors(state: ServerState): Middleware {
     } catch (error) {
       const problem = error instanceof HttpProblem ? error : problemFromLibrary(error as never);
       if (problem !== undefined) {
-        send(ctx, problem);
+        sendProblem(ctx, problem);
       } else {
         state.logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
-        send(ctx, new HttpProblem(500, 'internal-error', 'Internal server error', `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`));
+        sendProblem(ctx, new HttpProblem(500, 'internal-error', 'Internal server error', `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`));
       }
       return;
     }
     // Answers the router left without a body: no route (404) or a method the route does not take (405).
     if (ctx.body === undefined || ctx.body === null) {
       if (ctx.status === 404) {
-        send(ctx, new HttpProblem(404, 'not-found', 'Not found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`));
+        sendProblem(ctx, new HttpProblem(404, 'not-found', 'Not found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`));
       } else if (ctx.status === 405) {
-        send(ctx, new HttpProblem(405, 'method-not-allowed', 'Method not allowed', `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`));
+        sendProblem(ctx, new HttpProblem(405, 'method-not-allowed', 'Method not allowed', `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`));
       }
     }
   };

@@ -3,6 +3,8 @@
  * over 1 MiB 413, malformed JSON or nesting deeper than 64 levels 400. Nesting is measured on the
  * raw text before parsing, so no deep structure is ever built. Numbers too large for a double and
  * lone UTF-16 surrogates (no answer could carry them) are 400 naming their JSON Pointer.
+ * The bytes of a body count against the process's in-flight bytes while it is read (503 when there
+ * is no room), and the parsed body is let go once the route has answered.
  */
 import type { Middleware } from 'koa';
 import { isUtf8 } from 'node:buffer';
@@ -10,7 +12,8 @@ import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
 import { findUnrepresentable, mayHoldUnrepresentable } from '../../util/unrepresentable.js';
-import { HttpProblem } from '../problem.js';
+import type { InflightBytes } from '../inflight-bytes.js';
+import { HttpProblem, serverBusy } from '../problem.js';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 export const MAX_NESTING = 64;
@@ -53,28 +56,47 @@ function checkContentType(contentType: string, contentEncoding: string): void {
   if (contentEncoding !== '' && contentEncoding.toLowerCase() !== 'identity') throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
 }
 
-export function jsonBody(): Middleware {
+export function jsonBody(inflight: InflightBytes): Middleware {
   return async (ctx, next) => {
     const headers = ctx.req.headers;
     checkContentType(headers['content-type'] ?? '', headers['content-encoding'] ?? '');
-    const raw = await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: headers['content-length'] });
-    if (!isUtf8(raw)) throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
-    // A byte order mark is not part of the JSON text (RFC 8259 §8.1).
-    const text = raw.toString('utf8', raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0);
-    if (nestsDeeperThan(text, MAX_NESTING)) {
-      throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
+    // Without a length, or with a length over the limit (a 413 before a byte is read), the most a body may take.
+    const declared = Number(headers['content-length'] ?? BODY_LIMIT_BYTES);
+    const reserved = declared >= 0 && declared <= BODY_LIMIT_BYTES ? declared : BODY_LIMIT_BYTES;
+    const owner = (ctx.state.keyName as string | undefined) ?? '';
+    if (!inflight.reserve(owner, reserved)) throw serverBusy(`a body of ${reserved} bytes`);
+    try {
+      ctx.state.body = parse(await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: headers['content-length'] }));
+    } finally {
+      inflight.release(owner, reserved);
     }
     try {
-      ctx.state.body = JSON.parse(text);
-    } catch (error) {
-      throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
+      await next();
+    } finally {
+      // The context lives until the client has taken the answer; the parsed body need not.
+      ctx.state.body = undefined;
     }
-    if (mayHoldUnrepresentable(text)) {
-      const found = findUnrepresentable(ctx.state.body, text);
-      if (found !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', found.detail, { errors: [found] });
-    }
-    await next();
   };
+}
+
+function parse(raw: Buffer): unknown {
+  if (!isUtf8(raw)) throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
+  // A byte order mark is not part of the JSON text (RFC 8259 §8.1).
+  const text = raw.toString('utf8', raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0);
+  if (nestsDeeperThan(text, MAX_NESTING)) {
+    throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
+  }
+  if (mayHoldUnrepresentable(text)) {
+    const found = findUnrepresentable(body, text);
+    if (found !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', found.detail, { errors: [found] });
+  }
+  return body;
 }
 
 /** Where JSON.parse stopped, without quoting the body: it may hold secrets. */

@@ -1,8 +1,9 @@
-/** What the exec routes share: query parameters, the Warning headers, and 422 answers. */
+/** What the exec routes share: query parameters, the Warning headers, 422 answers, and the manifests answered within the limits. */
 import type { Context } from 'koa';
-import { FORMATS, isFormat, MEDIA_TYPES, type Format } from '../../manifest/format.js';
-import type { RenderError } from '../../render/render-error.js';
+import { AnswerTooLarge, FORMATS, formatManifest, formatManifestList, isFormat, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES, ObjectTooLarge, type Format } from '../../manifest/format.js';
+import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../render/render-error.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
+import { cut } from '../../util/text.js';
 import { HttpProblem } from '../problem.js';
 import { queryParam } from './lookup.js';
 
@@ -25,18 +26,16 @@ export function warningHeaders(texts: string[], rest: (count: number) => string)
   return shown;
 }
 
-const cut = (text: string) => (text.length > MAX_POINTER_LENGTH ? `${text.slice(0, MAX_POINTER_LENGTH)}…` : text);
-
 export function unknownFieldWarnings(pointers: string[]): string[] {
   return warningHeaders(
-    pointers.map((pointer) => `unknown field "${cut(pointer)}"`),
+    pointers.map((pointer) => `unknown field "${cut(pointer, MAX_POINTER_LENGTH)}"`),
     (count) => `${count}${pointers.length >= UNKNOWN_MEMBER_LIMIT ? ' or more' : ''} more unknown fields`,
   );
 }
 
 export function unusedValuesWarnings(ids: string[]): string[] {
   return warningHeaders(
-    ids.map((id) => `values entry "${cut(id)}" is not read by any resource`),
+    ids.map((id) => `values entry "${cut(id, MAX_POINTER_LENGTH)}" is not read by any resource`),
     (count) => `${count} more values entries are not read by any resource`,
   );
 }
@@ -57,15 +56,58 @@ export function strictParam(ctx: Context): boolean {
   return booleanParam(queryParam(ctx, 'strict'), 'strict');
 }
 
-/** Problems one answer lists; the rest are counted in `more`, so an answer stays small whatever the request (CONTRACT §7). */
-export const LISTED_PROBLEMS = 100;
+/**
+ * Characters of a detail in a 422: a detail may quote a facet or values id 64 Ki characters long.
+ * Pointers are cut where problems are made (shownPointer); a member name may be as long, and a
+ * pointer repeats the names above it, so a hundred of them could otherwise make megabytes.
+ */
+const MAX_DETAIL_LENGTH = 1000;
+
+const shown = (problem: Problem): Problem => ({ pointer: shownPointer(problem.pointer), detail: cut(problem.detail, MAX_DETAIL_LENGTH) });
 
 export function invalidRequest(error: RenderError): HttpProblem {
-  const count = error.problems.length;
-  if (count <= LISTED_PROBLEMS) return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors: error.problems });
-  const more = count - LISTED_PROBLEMS;
-  return new HttpProblem(422, 'invalid-values', error.title, `${count} problems with the request; errors lists the first ${LISTED_PROBLEMS}, and more counts the other ${more}`, {
-    errors: error.problems.slice(0, LISTED_PROBLEMS),
-    more,
-  });
+  const count = error.problems.length + error.more;
+  const errors = firstInBodyOrder(error.problems, LISTED_PROBLEMS).map(shown);
+  const more = count - errors.length;
+  if (more === 0) return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors });
+  return new HttpProblem(422, 'invalid-values', error.title, `${count} problems with the request; errors lists the first ${errors.length}, and more counts the other ${more}`, { errors, more });
+}
+
+const MiB = 1024 * 1024;
+/** Bytes as a reader takes them in: 512 bytes, 942 KiB, 4 MiB, 45.8 MiB. */
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < MiB) return `${Math.round(bytes / 1024)} KiB`;
+  return `${Number.isInteger(bytes / MiB) ? bytes / MiB : (bytes / MiB).toFixed(1)} MiB`;
+}
+
+/** A 422 for an answer that would pass MAX_ANSWER_BYTES: where it passed, and what to do. */
+export function answerTooLarge(error: AnswerTooLarge, pointer: string, advice: string): HttpProblem {
+  const detail = `the answer would pass ${bytesText(error.limit)}, the most one answer may hold (MAX_ANSWER_BYTES)`;
+  const at = error.before > 0 ? `takes the answer past ${bytesText(error.limit)}; what comes before it takes ${bytesText(error.before)}` : `takes more than ${bytesText(error.limit)} on its own`;
+  return new HttpProblem(422, 'answer-too-large', 'Answer too large', `${detail}; ${advice}`, { limit: error.limit, errors: [{ pointer, detail: at }] });
+}
+
+/**
+ * The manifests as the answer, in bytes, within MAX_ANSWER_BYTES and the object size Kubernetes
+ * accepts; `pointerOf` names the request member behind manifest N in a 422.
+ */
+export function answerManifests(ctx: Context, manifests: unknown[], format: Format, options: { list: boolean; maxBytes: number; pointerOf: (index: number) => string; advice: string }): void {
+  const limits = { maxBytes: options.maxBytes, maxObjectBytes: KUBERNETES_OBJECT_LIMIT_BYTES };
+  let text: string;
+  try {
+    text = options.list ? formatManifestList(manifests, format, limits) : formatManifest(manifests[0], format, { limits });
+  } catch (error) {
+    if (error instanceof AnswerTooLarge) throw answerTooLarge(error, options.pointerOf(error.index), options.advice);
+    if (error instanceof ObjectTooLarge) {
+      const kind = String((manifests[error.index] as { kind?: unknown }).kind);
+      const detail = `the ${kind} it renders takes ${bytesText(error.bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(error.limit)}, so it could never be applied`;
+      throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, { errors: [{ pointer: options.pointerOf(error.index), detail }] });
+    }
+    throw error;
+  }
+  // The full Content-Type, so that Koa need not look the media type up for every answer.
+  ctx.set('Content-Type', CONTENT_TYPES[format]);
+  // Bytes, not text: an answer waiting for a slow client holds one copy, outside the JavaScript heap.
+  ctx.body = Buffer.from(text);
 }

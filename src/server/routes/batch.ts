@@ -4,20 +4,22 @@
  */
 import type Router from '@koa/router';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../../exec/execute-batch.js';
-import { formatManifestList } from '../../manifest/format.js';
+import { AnswerTooLarge } from '../../manifest/format.js';
 import { RenderError } from '../../render/render-error.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { requestLimits } from '../middleware/request-limits.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
-import { CONTENT_TYPES, formatParam, invalidRequest, strictParam, unknownFieldWarnings, unusedValuesWarnings } from './answer.js';
+import { answerManifests, answerTooLarge, formatParam, invalidRequest, strictParam, unknownFieldWarnings, unusedValuesWarnings } from './answer.js';
 
 export const BATCH_PATH = '/apis/repos/:vendor/exec';
+
+const SPLIT = 'split the batch into smaller ones';
 
 const MEMBER: Record<string, string> = { repository: 'repository', apiVersion: 'apiVersion', release: 'release', collection: 'collection' };
 
 export function batchRoutes(router: Router, state: ServerState): void {
-  router.post(BATCH_PATH, jsonBody(), requestLimits(state.limits), async (ctx) => {
+  router.post(BATCH_PATH, jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
     const vendor = ctx.params.vendor!;
     if (state.registry.repositories(vendor) === undefined) throw notFound('vendor', vendor, state.registry.vendors());
     const format = formatParam(ctx);
@@ -30,17 +32,18 @@ export function batchRoutes(router: Router, state: ServerState): void {
     };
     let result;
     try {
-      result = executeBatch(find, ctx.state.body, { strict, maxResources: state.limits.maxResources });
+      const { maxResources, maxValuesNodes, maxAnswerBytes } = state.limits;
+      result = executeBatch(find, ctx.state.body, { strict, maxResources, maxNodes: maxValuesNodes, maxAnswerBytes });
     } catch (error) {
+      if (error instanceof AnswerTooLarge) throw answerTooLarge(error, `/resources/${error.index}`, SPLIT);
       if (!(error instanceof RenderError)) throw error;
       throw invalidRequest(error);
     }
+    answerManifests(ctx, result.manifests, format, { list: true, maxBytes: state.limits.maxAnswerBytes, pointerOf: (index) => `/resources/${index}`, advice: SPLIT });
     // Which releases rendered, in request order: repository/apiVersion/release and digest.
     ctx.set('X-Facetform-Release', result.bundles.map((bundle) => `${bundle.repository.name}/${bundle.repository.apiVersion}/${bundle.repository.release}`).join(', '));
     ctx.set('X-Facetform-Bundle-Digest', result.bundles.map((bundle) => bundle.digest).join(', '));
     const warnings = [...unknownFieldWarnings(result.unknownMembers), ...unusedValuesWarnings(result.unusedValues)];
     if (warnings.length > 0) ctx.set('Warning', warnings);
-    ctx.set('Content-Type', CONTENT_TYPES[format]);
-    ctx.body = formatManifestList(result.manifests, format);
   });
 }
