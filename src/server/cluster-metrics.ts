@@ -29,8 +29,9 @@ interface ScrapeAnswer {
   error?: string;
 }
 
-/** How long the primary waits for workers, and a worker for the primary. */
-const ANSWER_TIMEOUT_MS = 3000;
+/** How long the primary waits for workers' counts; a worker waits for the primary longer, so a slow worker costs its counts, not the scrape. */
+const SNAPSHOT_TIMEOUT_MS = 1000;
+const SCRAPE_TIMEOUT_MS = 5000;
 /** How often the primary takes each worker's counts, so that a crash loses at most this much. */
 const SNAPSHOT_EVERY_MS = 5000;
 
@@ -50,7 +51,7 @@ let scrapes = 0;
 export function scrapeFromPrimary(): Promise<string> {
   const id = scrapes++;
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => finish(undefined, 'the primary process did not answer in time'), ANSWER_TIMEOUT_MS);
+    const timer = setTimeout(() => finish(undefined, 'the primary process did not answer in time'), SCRAPE_TIMEOUT_MS);
     const listen = (message: ScrapeAnswer) => {
       if (message?.type === 'facetform:scrape-result' && message.id === id) finish(message.text, message.error);
     };
@@ -73,7 +74,11 @@ export class ClusterMetrics {
   private requests = 0;
   private readonly pending = new Map<number, { waiting: Set<number>; done(): void }>();
 
-  constructor(private readonly own: Registry) {
+  /** `serving`: ids of the workers that listen; one still starting has nothing to count and may be too busy to answer. */
+  constructor(
+    private readonly own: Registry,
+    private readonly serving: ReadonlySet<number>,
+  ) {
     cluster.on('message', (worker, message: SnapshotAnswer | ScrapeRequest) => {
       if (message?.type === 'facetform:metrics-snapshot') this.received(worker.id, message);
       if (message?.type === 'facetform:scrape') {
@@ -86,13 +91,13 @@ export class ClusterMetrics {
     setInterval(() => void this.snapshot(), SNAPSHOT_EVERY_MS).unref();
   }
 
-  /** Asks every connected worker for its counts; resolves when all answered or the wait is over. */
+  /** Asks every serving worker for its counts; resolves when all answered or the wait is over. */
   snapshot(): Promise<void> {
     const id = this.requests++;
-    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected());
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker?.isConnected() && this.serving.has(worker.id));
     if (workers.length === 0) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ANSWER_TIMEOUT_MS);
+      const timer = setTimeout(done, SNAPSHOT_TIMEOUT_MS);
       const waiting = new Set(workers.map((worker) => worker!.id));
       const pending = this.pending;
       pending.set(id, { waiting, done });

@@ -116,10 +116,10 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     const { logger } = options;
     const registry = new Registry();
     const metrics = workerMetrics(registry, options.workers);
-    const clusterMetrics = new ClusterMetrics(registry);
     let stopping = false;
     let everListened = false;
     const listening = new Set<number>();
+    const clusterMetrics = new ClusterMetrics(registry, listening);
     const failures = new Map<number, string>();
     let lastFailure: string | undefined;
     // A worker that keeps dying (a broken dist/, a full disk) is restarted ever more slowly.
@@ -152,7 +152,13 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     };
     for (let index = 0; index < options.workers; index++) fork();
 
+    // A worker's 'exit' may come before the last messages on its channel (why it failed): those are
+    // all read once the channel closes.
     cluster.on('exit', (worker, code, signal) => {
+      if (worker.isConnected()) worker.process.once('disconnect', () => exited(worker, code, signal));
+      else exited(worker, code, signal);
+    });
+    const exited = (worker: Worker, code: number | null, signal: string | null) => {
       const wasListening = listening.delete(worker.id);
       const reason = failures.get(worker.id) ?? `exited (${signal ?? code})`;
       failures.delete(worker.id);
@@ -189,7 +195,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         if (!stopping) fork();
       }, restartDelayMs);
       restarts.add(timer);
-    });
+    };
 
     process.on('SIGHUP', () => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
