@@ -1,11 +1,12 @@
 /**
  * Lint and compile: repositories on disk → lint report + bundles in memory. `facetform lint` prints
  * the report; `facetform build` writes the bundles when the report has no errors. Examples are
- * rendered exactly as the server renders requests, and each manifest is checked with
- * kubernetes-models.
+ * rendered exactly as the server renders requests, and each manifest is checked against its kind:
+ * kubernetes-models for built-in kinds, the repository's CRD for custom resources (kind-typing.ts).
  */
 import { type Bundle, type BundleCollection, BUNDLE_FORMAT, sealBundle } from '../bundle/bundle.js';
 import type { KubernetesInputs } from './compatibility.js';
+import { type KindTyping, KindTypes } from './kind-typing.js';
 import { execute, requestShapeProblems } from '../exec/execute.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../lint/rules/declarations.js';
 import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
@@ -14,7 +15,8 @@ import { lintRefinements } from '../lint/rules/refinements.js';
 import { lintFixedValues, lintInterpolatedLandings } from '../lint/rules/kubernetes.js';
 import type { CollectionContext, SectionContext } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
-import { ManifestCheck } from '../manifest/kube-check.js';
+import type { CrdCatalog } from '../crd/crd.js';
+import { lintCrds } from '../lint/rules/crds.js';
 import { RenderError } from '../render/render-error.js';
 import { CollectionRenderPlan, MASTER_FACET, type RenderRequest } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
@@ -54,7 +56,7 @@ function collectionContexts(repository: RepositorySource): CollectionContext[] {
 }
 
 function allFiles(repository: RepositorySource): SourceFile[] {
-  return [repository.file, ...repository.collections.flatMap((c) => [c.file, ...c.sections.map((s) => s.file), ...c.examples.map((e) => e.file)])];
+  return [repository.file, ...repository.crds.map((crd) => crd.file), ...repository.collections.flatMap((c) => [c.file, ...c.sections.map((s) => s.file), ...c.examples.map((e) => e.file)])];
 }
 
 function lintStructure(repository: RepositorySource, contexts: CollectionContext[], report: LintReport): void {
@@ -106,8 +108,27 @@ function lintExampleShapes(context: CollectionContext, report: LintReport): void
   }
 }
 
+/** What types the collection's kind, or why nothing does: a lint error unless the collection is declared untyped. */
+function typingOf(context: CollectionContext, kinds: KindTypes, crds: CrdCatalog<SourceFile>, report: LintReport): KindTyping {
+  const declaration = context.declaration as { kind: string; apiVersion: string; untyped?: boolean };
+  const typing = kinds.typing(declaration.apiVersion, declaration.kind, crds);
+  const file = context.source.file;
+  if (typing.by === 'nothing' && declaration.untyped !== true) {
+    report.error(
+      file,
+      ['kind'],
+      `${declaration.apiVersion} ${declaration.kind} is neither a built-in Kubernetes kind nor served by a CRD in ${context.repository.name}/crds/: nothing types its values or checks its answers`,
+      `add the CustomResourceDefinition that defines it to ${context.repository.dir}/crds/, or, to render it unchecked, write "untyped": true`,
+    );
+  }
+  if (typing.by !== 'nothing' && declaration.untyped === true) {
+    report.warning(file, ['untyped'], `"untyped" has no effect: ${declaration.kind} is typed by ${typing.by === 'crd' ? typing.crdFile.path : 'the Kubernetes API'}, and its answers are checked`, 'remove "untyped"');
+  }
+  return typing;
+}
+
 /** Builds one collection of a bundle and checks its examples. */
-function compileCollection(context: CollectionContext, kube: KubeTypes, report: LintReport): { collection: BundleCollection; kubernetesInput: Schema } {
+function compileCollection(context: CollectionContext, typing: KindTyping, report: LintReport): { collection: BundleCollection; kubernetesInput: Schema } {
   const declaration = context.declaration as { name: string; variable: string; kind: string; apiVersion: string; description: string };
   const sections = context.sections.map((section) => ({
     context: section,
@@ -120,9 +141,11 @@ function compileCollection(context: CollectionContext, kube: KubeTypes, report: 
     sites,
     refinements: isRefinementMap(section.section!.$values) ? section.section!.$values : {},
   }));
-  const kindSchema = kube.kindSchema(declaration.apiVersion, declaration.kind);
+  const kindSchema = typing.by === 'nothing' ? undefined : typing.kindSchema;
   const generated = generateInputSchema(declaration, schemaSections, kindSchema);
-  const kubernetesInput = generateInputSchema(declaration, schemaSections.map((section) => ({ ...section, refinements: {} })), kindSchema).schema;
+  // What Kubernetes alone would refuse, so that narrowing to it is a fix: a CRD of the repository is
+  // its authors' own word, and narrowing it is judged as any other input change.
+  const kubernetesInput = generateInputSchema(declaration, schemaSections.map((section) => ({ ...section, refinements: {} })), typing.by === 'kubernetes' ? kindSchema : undefined).schema;
   // Render order: master sections first, then the others, each in file order (CONTRACT §4).
   sections.sort((a, b) => Number(b.context.master) - Number(a.context.master));
   const bundleSections = sections.map(({ context: section, content }) => ({
@@ -134,9 +157,8 @@ function compileCollection(context: CollectionContext, kube: KubeTypes, report: 
   }));
   const plan = new CollectionRenderPlan({ collection: declaration.name, variable: declaration.variable, sections: bundleSections });
   const validator = new InputValidator(generated.schema);
-  const manifestCheck = ManifestCheck.forKind(declaration.apiVersion, declaration.kind);
-  if (manifestCheck === undefined) report.warning(context.source.file, ['kind'], `kubernetes-models has no model for ${declaration.apiVersion} ${declaration.kind}; its manifests are not checked against a Kubernetes schema`);
-  else lintFixedValues(context, plan, manifestCheck, report);
+  const manifestCheck = typing.by === 'nothing' ? undefined : typing.manifestCheck;
+  if (manifestCheck !== undefined) lintFixedValues(context, plan, manifestCheck, report);
   if (kindSchema !== undefined) for (const { context: section, sites } of sections) lintInterpolatedLandings(section, sites, kindSchema, report);
   let examplesToCheck = context.source.examples;
   try {
@@ -189,6 +211,7 @@ function compileCollection(context: CollectionContext, kube: KubeTypes, report: 
     sections: bundleSections,
     schema: generated.schema,
     examples,
+    ...(typing.by === 'crd' ? { customResource: typing.customResource } : {}),
   };
   return { collection, kubernetesInput };
 }
@@ -199,17 +222,17 @@ export async function compileRepositories(reposDir: string): Promise<CompileResu
   const planned = sources.map((repository) => {
     const contexts = collectionContexts(repository);
     lintStructure(repository, contexts, report);
-    return { repository, contexts };
+    return { repository, contexts, crds: lintCrds(repository, report) };
   });
 
   const kinds = planned.flatMap(({ contexts }) =>
     contexts.filter((context) => compilable(context, report)).map((context) => ({ apiVersion: String(context.declaration!.apiVersion), kind: String(context.declaration!.kind) })),
   );
-  const kube = KubeTypes.generate(kinds);
+  const kindTypes = new KindTypes(KubeTypes.generate(kinds), kinds);
 
   const bundles: Bundle[] = [];
   const kubernetesInputs = new Map<Bundle, KubernetesInputs>();
-  for (const { repository, contexts } of planned) {
+  for (const { repository, contexts, crds } of planned) {
     const collections: BundleCollection[] = [];
     const inputs = new Map<string, Schema>();
     for (const context of contexts) {
@@ -217,7 +240,7 @@ export async function compileRepositories(reposDir: string): Promise<CompileResu
         lintExampleShapes(context, report);
         continue;
       }
-      const { collection, kubernetesInput } = compileCollection(context, kube, report);
+      const { collection, kubernetesInput } = compileCollection(context, typingOf(context, kindTypes, crds, report), report);
       collections.push(collection);
       inputs.set(collection.name, kubernetesInput);
     }

@@ -16,6 +16,8 @@ export async function typeDeclarations(repository: RepositoryIdentity, collectio
     additionalProperties: false,
     strictIndexSignatures: false,
     unknownAny: true,
+    // An array with maxItems stays `T[]`: a tuple of every length up to it (CRDs often set one) says no more, at great length.
+    maxItems: -1,
     format: true,
     style: { singleQuote: true, printWidth: 120 },
   });

@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import canonicalizeModule from 'canonicalize';
+import type { CustomResourceSchema } from '../manifest/kube-check.js';
 import type { Schema } from '../schema/kube-types.js';
 import type { JsonObject } from '../util/json.js';
 
@@ -51,6 +52,8 @@ export interface BundleCollection {
   /** JSON Schema of one input object, values[<id>]. */
   schema: Schema;
   examples: BundleExample[];
+  /** For a kind a CRD of the repository defines: its schema, against which every answer is checked. */
+  customResource?: CustomResourceSchema;
 }
 
 export interface Bundle {

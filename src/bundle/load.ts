@@ -45,7 +45,7 @@ export function compileCollection(bundle: Bundle, collection: BundleCollection, 
     collection,
     plan: new CollectionRenderPlan({ collection: collection.name, variable: collection.variable, sections: collection.sections }),
     validator: new InputValidator(collection.schema),
-    manifestCheck: ManifestCheck.forKind(collection.apiVersion, collection.kind),
+    manifestCheck: collection.customResource === undefined ? ManifestCheck.forKind(collection.apiVersion, collection.kind) : ManifestCheck.forCustomResource(collection.kind, collection.customResource),
   };
 }
 

@@ -92,10 +92,15 @@ export function checkExec(collection: Executable, body: unknown, options: { stri
       if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
       if (selection !== undefined) {
         try {
-          manifest = collection.plan.renderSelected(selection, resolved, strict);
-          // Past what an answer lists, the manifest check would find the input's problems again,
-          // each at many times the cost: values that broke the input schema break the kind's too.
-          if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) for (const problem of manifestProblems(collection, selection, resolved, manifest)) problems.push(problem);
+          const rendered = collection.plan.renderAll(selection, resolved, strict);
+          for (const problem of rendered.problems) problems.push(problem);
+          if (rendered.problems.length === 0) manifest = rendered.manifest;
+          // The kind's check (a CRD's rules too) runs on what rendered even when some values failed,
+          // so one answer names every problem. Past what an answer lists, it would find the input's
+          // problems again, each at many times the cost: values that broke the input schema break the kind's too.
+          if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) {
+            for (const problem of manifestProblems(collection, selection, resolved, rendered.manifest, rendered.problems.length > 0)) problems.push(problem);
+          }
         } catch (error) {
           if (!(error instanceof RenderError)) throw error;
           for (const problem of error.problems) problems.push(problem);
@@ -111,7 +116,7 @@ export function checkExec(collection: Executable, body: unknown, options: { stri
  * it came from (CONTRACT §5). What the sections wrote themselves lint refuses at build time; should
  * it still happen, one problem says so without blaming the caller's values.
  */
-function manifestProblems(collection: Executable, selection: Selection, resolved: ResolvedVariable, manifest: JsonObject): Problem[] {
+function manifestProblems(collection: Executable, selection: Selection, resolved: ResolvedVariable, manifest: JsonObject, partial: boolean): Problem[] {
   const found = collection.manifestCheck!.problems(manifest);
   if (found.length === 0) return found;
   const problems: Problem[] = [];
@@ -122,11 +127,14 @@ function manifestProblems(collection: Executable, selection: Selection, resolved
     const at = fromPointer(problem.pointer);
     const source = collection.plan.requestPathOf(selection, at, resolved);
     const facets = lookup(manifest, at) === undefined ? collection.plan.facetsWriting(at) : [];
+    const holder = source === undefined && facets.length === 0 ? collection.plan.requestPathHolding(selection, at, resolved) : undefined;
     if (source !== undefined) problems.push({ pointer: toPointer(source), detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}` });
     else if (facets.length > 0) problems.push({ pointer: '/facets', detail: `${aKind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it` });
+    else if (holder !== undefined) problems.push({ pointer: toPointer(holder), detail: `${problem.detail}: Kubernetes refuses ${problem.pointer || 'the whole'} of the ${kind}, made from these values` });
     else ownProblems.push(`${problem.pointer || '/'} ${problem.detail}`);
   }
-  if (ownProblems.length > 0) {
+  // A manifest rendered with some values missing lacks their members: what cannot be traced is that, not the template.
+  if (ownProblems.length > 0 && !partial) {
     problems.push({ pointer: '', detail: `the sections of ${collection.plan.collection} render ${aKind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors` });
   }
   return problems;

@@ -1,15 +1,34 @@
 /**
- * Checks a rendered manifest the way the API server's schema would (CONTRACT §5), with the kind's
- * validator from `kubernetes-models` (the official OpenAPI compiled by ajv), found once per kind.
- * Kinds it does not know (custom resources) are not checked here.
+ * Checks a rendered manifest the way the API server's schema would (CONTRACT §5): a built-in kind
+ * with its validator from `kubernetes-models` (the official OpenAPI compiled by ajv), a custom
+ * resource with its CRD's schema and x-kubernetes-validations rules, each compiled once per kind.
  */
 import type { ErrorObject } from 'ajv';
+import { CelRules } from '../crd/cel-rules.js';
+import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../render/render-error.js';
-import { formatShape, groupInto, problemsOf } from '../schema/input-validator.js';
+import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
+import type { Schema } from '../schema/kube-types.js';
+import type { JsonObject } from '../util/json.js';
 import { type KindValidator, kubeModel } from './kube-models.js';
 
+/** What a bundle keeps of a custom resource's CRD, for the server to check every answer. */
+export interface CustomResourceSchema {
+  /** The CRD's name, e.g. `databases.platform.example.com`. */
+  crd: string;
+  version: string;
+  /** The kind as JSON Schema (root definition named after the kind), made from the CRD by the build. */
+  definitions: Record<string, Schema>;
+  /** The version's openAPIV3Schema as the CRD has it: where its CEL rules live. */
+  openAPIV3Schema: JsonObject;
+}
+
 export class ManifestCheck {
-  private constructor(private readonly validate: KindValidator) {}
+  private constructor(
+    private readonly validate: KindValidator,
+    /** What a CRD says beyond its JSON Schema: CEL rules, keys of keyed lists. */
+    private readonly beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }> = [],
+  ) {}
 
   /** The check of one kind, or undefined when kubernetes-models has no model for it. */
   static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
@@ -17,10 +36,19 @@ export class ManifestCheck {
     return model === undefined ? undefined : new ManifestCheck(model.validate);
   }
 
+  /** The check of a custom resource: its CRD's schema, its CEL rules (those a create can check) and the keys of its keyed lists. */
+  static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
+    const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
+    return new ManifestCheck((manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)), [
+      CelRules.compile(resource.openAPIV3Schema),
+      ListMapKeys.compile(resource.openAPIV3Schema),
+    ]);
+  }
+
   /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
   problems(manifest: unknown): Problem[] {
     const errors = this.validate(manifest) as ErrorObject[];
-    if (errors.length === 0) return [];
+    if (errors.length === 0 && this.beyondSchema.length === 0) return [];
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
     const atPath = new Map<string, ErrorObject[]>();
@@ -38,6 +66,8 @@ export class ManifestCheck {
       const shapes = [...types, ...group.filter((error) => error.keyword === 'format' && !formatOfFailedType(String(error.params.format))).map((error) => formatShape(String(error.params.format)))];
       problems.push({ pointer: instancePath, detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes' });
     }
+    // A rule's `message` is its problem's detail, as the API server says it.
+    for (const check of this.beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
     return distinctProblems(problems);
   }
 }

@@ -154,10 +154,16 @@ export class CollectionRenderPlan {
 
   /** Renders a selection with an input object already resolved. */
   renderSelected(selection: Selection, resolved: ResolvedVariable, strict: boolean): JsonObject {
+    const { manifest, problems } = this.renderAll(selection, resolved, strict);
+    if (problems.length > 0) throw new RenderError('Invalid input values', problems);
+    return manifest;
+  }
+
+  /** What renders, and every problem on the way: a manifest with the failing members left out. */
+  renderAll(selection: Selection, resolved: ResolvedVariable, strict: boolean): { manifest: JsonObject; problems: Problem[] } {
     const state: RenderState = { id: resolved.id, strict, problems: [] };
     const manifest = selection.render(resolved.value, state) as JsonObject;
-    if (state.problems.length > 0) throw new RenderError('Invalid input values', state.problems);
-    return manifest;
+    return { manifest, problems: state.problems };
   }
 
   /**
@@ -173,6 +179,21 @@ export class CollectionRenderPlan {
     if (source === undefined) return undefined;
     const reference = source.references.find((path) => lookup(resolved.value, path) !== undefined) ?? source.references[0]!;
     return ['values', resolved.id, ...reference, ...(source.whole ? manifestPath.slice(source.at.length) : [])];
+  }
+
+  /**
+   * The request member that holds every value rendered under `at`, or undefined when no placeholder
+   * lands there: for a rule about a whole object (a CRD's CEL rule on spec, say) whose members came
+   * from the values.
+   */
+  requestPathHolding(selection: Selection, at: readonly string[], resolved: ResolvedVariable): string[] | undefined {
+    const sources = selection.sites.filter((site) => isPathPrefix(at, site.at)).map((site) => this.requestPathOf(selection, site.at, resolved)!);
+    if (sources.length === 0) return undefined;
+    return sources.reduce((common, path) => {
+      let length = 0;
+      while (length < common.length && common[length] === path[length]) length++;
+      return common.slice(0, length);
+    });
   }
 
   /** Facets (besides master) of the sections that write `at` or a member under it: what a request must select to have it. */

@@ -5,6 +5,7 @@
  *   <repos>/<repository>/<collection>/collection.json
  *   <repos>/<repository>/<collection>/sections/<section>.json
  *   <repos>/<repository>/<collection>/examples/<example>.json
+ *   <repos>/<repository>/crds/<crd>.yaml (or .yml, .json)
  *
  * Nothing is judged here; lint judges. Files are listed in code-point order, which is the section
  * order of CONTRACT §4, so the result does not depend on the file system or the locale.
@@ -12,6 +13,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
+import { CRDS_DIR, loadCrdFiles } from '../crd/crd-files.js';
 import { SourceFile } from './source-file.js';
 
 import { COLLECTION_FILE, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR } from './layout.js';
@@ -37,7 +39,9 @@ export interface RepositorySource {
   dir: string;
   file: SourceFile;
   collections: CollectionSource[];
-  /** Folders inside the repository that are not collections (no collection.json). */
+  /** CustomResourceDefinitions in `crds/`: the kinds of custom resources its collections may render. */
+  crds: NamedFile[];
+  /** Folders inside the repository that are not collections (no collection.json) nor `crds/`. */
   strayDirs: string[];
 }
 
@@ -68,7 +72,7 @@ export function loadRepositories(reposDir: string): RepositorySource[] {
     const strayDirs: string[] = [];
     for (const child of listDir(dir)) {
       const collectionDir = path.join(dir, child);
-      if (!isDir(collectionDir)) continue;
+      if (!isDir(collectionDir) || child === CRDS_DIR) continue;
       if (!existsSync(path.join(collectionDir, COLLECTION_FILE))) {
         strayDirs.push(collectionDir);
         continue;
@@ -81,7 +85,7 @@ export function loadRepositories(reposDir: string): RepositorySource[] {
         examples: jsonFiles(path.join(collectionDir, EXAMPLES_DIR)),
       });
     }
-    repositories.push({ name: entry, dir, file: new SourceFile(path.join(dir, REPOSITORY_FILE)), collections, strayDirs });
+    repositories.push({ name: entry, dir, file: new SourceFile(path.join(dir, REPOSITORY_FILE)), collections, crds: loadCrdFiles(dir), strayDirs });
   }
   return repositories;
 }

@@ -1,10 +1,11 @@
 /**
  * A JSON file of a repository, kept with its text and syntax tree so that every message about it
- * can point at a line and column.
+ * can point at a line and column. A `.yaml`/`.yml` file (CRDs) is read as YAML with the same tree.
  */
 import { readFileSync } from 'node:fs';
 import { type Node, type ParseError, findNodeAtLocation, parseTree, printParseErrorCode } from 'jsonc-parser';
 import type { JsonValue } from '../util/json.js';
+import { parseYamlTree } from './yaml-tree.js';
 
 export interface Position {
   line: number;
@@ -29,6 +30,12 @@ export class SourceFile {
     text?: string,
   ) {
     this.text = text ?? readFileSync(path, 'utf8');
+    if (/\.ya?ml$/i.test(path)) {
+      const yaml = parseYamlTree(this.text);
+      ({ tree: this.tree, value: this.value } = yaml);
+      for (const error of yaml.errors) this.syntaxErrors.push({ ...this.position(error.offset), message: error.message });
+      return;
+    }
     const errors: ParseError[] = [];
     this.tree = parseTree(this.text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
     for (const error of errors) {

@@ -1,5 +1,5 @@
 /** Temporary copies of repositories, so a test can plant one file and lint or build the copy. */
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll } from 'vitest';
@@ -45,7 +45,7 @@ export function committedReleases(repository: string): string[] {
   return index.bundles.filter((entry) => entry.repository === repository && entry.apiVersion === 'v1').map((entry) => entry.release);
 }
 
-/** The repositories of `repos` as a build sees them: name, declared release, collection folders (sorted). */
+/** The repositories of `repos` as a build sees them: name, declared release, collection folders (those with a collection.json, sorted). */
 export function repositoriesIn(repos = SHIPPED_REPOS): Array<{ name: string; release: string; collections: string[] }> {
   return readdirSync(repos, { withFileTypes: true })
     .filter((entry) => entry.isDirectory())
@@ -54,8 +54,9 @@ export function repositoriesIn(repos = SHIPPED_REPOS): Array<{ name: string; rel
     .map((name) => ({
       name,
       release: declaredRelease(name, repos),
+      // A collection is a folder with a collection.json, as the build sees it; crds/ and stray folders are not.
       collections: readdirSync(path.join(repos, name), { withFileTypes: true })
-        .filter((entry) => entry.isDirectory())
+        .filter((entry) => entry.isDirectory() && existsSync(path.join(repos, name, entry.name, 'collection.json')))
         .map((entry) => entry.name)
         .sort(),
     }));

@@ -16,12 +16,16 @@ interface Field {
   name: string;
   pattern?: RegExp;
   hint: string;
+  /** A member that may be left out, and is then true or false. */
+  flag?: boolean;
 }
 
 function checkFields(file: SourceFile, value: JsonObject, fields: Field[], report: LintReport): void {
   for (const field of fields) {
     const member = value[field.name];
-    if (member === undefined) {
+    if (field.flag === true) {
+      if (member !== undefined && typeof member !== 'boolean') report.error(file, [field.name], `"${field.name}" must be true or false`, field.hint);
+    } else if (member === undefined) {
       report.error(file, [], `missing "${field.name}"`, field.hint);
     } else if (typeof member !== 'string' || member.trim() === '') {
       report.error(file, [field.name], `"${field.name}" must be a non-empty string`, field.hint);
@@ -80,6 +84,7 @@ export function lintCollectionDeclaration(context: CollectionContext, report: Li
       { name: 'kind', pattern: KIND_PATTERN, hint: 'the rendered kind, e.g. "Service"' },
       { name: 'apiVersion', pattern: RESOURCE_API_VERSION_PATTERN, hint: 'the rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1"' },
       { name: 'description', hint: 'one sentence saying what the collection renders' },
+      { name: 'untyped', flag: true, hint: 'true only for a kind no CRD in crds/ and no built-in type defines: its answers are then not checked' },
     ],
     report,
   );

@@ -1,0 +1,32 @@
+/** Rules for a repository's CRDs (`crds/`): each a valid, structural apiextensions.k8s.io/v1 CRD whose CEL rules compile. */
+import { CelRules } from '../../crd/cel-rules.js';
+import { CrdCatalog, type Crd, readCrd, servedKinds } from '../../crd/crd.js';
+import type { RepositorySource } from '../../repository/load.js';
+import type { SourceFile } from '../../repository/source-file.js';
+import { fromPointer } from '../../util/json.js';
+import type { LintReport } from '../report.js';
+
+/** The CRDs that read cleanly, by the kinds they serve; every problem of every CRD file is reported. */
+export function lintCrds(repository: RepositorySource, report: LintReport): CrdCatalog<SourceFile> {
+  const valid: Array<{ crd: Crd; source: SourceFile }> = [];
+  for (const { file } of repository.crds) {
+    if (file.value === undefined) continue; // the syntax rule reports it
+    const { crd, problems } = readCrd(file.value);
+    for (const problem of problems) report.error(file, fromPointer(problem.pointer), problem.message, problem.fix);
+    if (crd === undefined) continue;
+    let compiles = problems.length === 0;
+    for (const { version } of servedKinds(crd)) {
+      const rules = CelRules.compile(version.schema, version.schemaPointer);
+      for (const problem of rules.problems) report.error(file, fromPointer(problem.pointer), problem.message, problem.fix);
+      // What a render cannot check is said once, at build time, where the rule is written.
+      for (const skipped of rules.skipped) report.warning(file, fromPointer(skipped.pointer), `rule ${JSON.stringify(skipped.rule)} is not checked on answers: ${skipped.reason}`, 'the API server checks it when the resource is applied');
+      if (rules.problems.length > 0) compiles = false;
+    }
+    if (compiles) valid.push({ crd, source: file });
+  }
+  const catalog = new CrdCatalog(valid);
+  for (const conflict of catalog.conflicts) {
+    report.error(conflict.source, ['spec', 'names', 'kind'], `${conflict.apiVersion} ${conflict.kind} is already defined by ${conflict.taken.path}`, 'keep one CRD per kind: remove or rename one of the two');
+  }
+  return catalog;
+}
