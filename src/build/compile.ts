@@ -113,7 +113,11 @@ function typingOf(context: CollectionContext, kinds: KindTypes, crds: CrdCatalog
   const declaration = context.declaration as { kind: string; apiVersion: string; untyped?: boolean };
   const typing = kinds.typing(declaration.apiVersion, declaration.kind, crds);
   const file = context.source.file;
-  if (typing.by === 'nothing' && declaration.untyped !== true) {
+  // A CRD that names the kind but has errors of its own: those are the ones to fix, and lint lists them.
+  const brokenCrd = context.repository.crds.find(({ file }) => report.hasErrorsIn(file.path) && (file.value as { spec?: { names?: { kind?: unknown } } } | undefined)?.spec?.names?.kind === declaration.kind);
+  if (typing.by === 'nothing' && declaration.untyped !== true && brokenCrd !== undefined) {
+    report.error(file, ['kind'], `${declaration.kind} is defined by ${brokenCrd.file.path}, which has errors`, 'fix the errors lint lists in that file');
+  } else if (typing.by === 'nothing' && declaration.untyped !== true) {
     report.error(
       file,
       ['kind'],

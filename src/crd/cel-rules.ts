@@ -13,6 +13,7 @@ import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 import type { CrdProblem } from './crd.js';
 import { CelValues, celName, withTypeAndObjectMeta } from './cel-value.js';
 import { fieldPathExists, parseFieldPath } from './field-path.js';
+import { withDefaults, withinBounds } from './structural-value.js';
 
 type Node = Record<string, unknown>;
 
@@ -85,7 +86,10 @@ export class CelRules {
   count = 0;
   private readonly root: RuleNode | undefined;
 
-  private constructor(schema: Node, schemaPointer: string) {
+  private constructor(
+    private readonly schema: Node,
+    schemaPointer: string,
+  ) {
     this.root = this.build(withTypeAndObjectMeta(schema), [], schemaPointer);
   }
 
@@ -98,7 +102,8 @@ export class CelRules {
   check(manifest: unknown): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || !isPlainObject(manifest)) return problems;
-    this.visit(this.root, manifest, new CelValues(), [], problems);
+    // The API server fills in defaults before its rules run: a rule may read a member the caller left out.
+    this.visit(this.root, withDefaults(manifest, this.schema), new CelValues(), [], problems);
     return problems;
   }
 
@@ -166,7 +171,8 @@ export class CelRules {
 
   private visit(node: RuleNode, value: unknown, values: CelValues, path: string[], problems: RuleProblem[]): void {
     if (value === null || value === undefined) return;
-    if (node.rules.length > 0) {
+    // A value larger than the schema allows is refused by the schema check; rules on it could cost without bound.
+    if (node.rules.length > 0 && withinBounds(value, node.schema)) {
       const self = values.of(value, node.schema);
       for (const rule of node.rules) this.evaluate(rule, self, value, node.schema, values, path, problems);
     }

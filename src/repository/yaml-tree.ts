@@ -17,8 +17,11 @@ export interface YamlTree {
 type MutableNode = { -readonly [K in keyof Node]: Node[K] } & { children?: MutableNode[]; parent?: MutableNode };
 
 export function parseYamlTree(text: string): YamlTree {
-  const documents = parseAllDocuments(text, { prettyErrors: false });
-  const list = Array.isArray(documents) ? documents : [];
+  // As kubectl reads it (go-yaml v2): YAML 1.1, so `n:` and `on:` are booleans, and `<<` merges.
+  const documents = parseAllDocuments(text, { prettyErrors: false, version: '1.1', merge: true });
+  // A `---` with nothing after it ends a file as kubectl allows; it is not a second document.
+  const empty = (document: Document) => document.contents === null || (isScalar(document.contents) && document.contents.value === null);
+  const list = (Array.isArray(documents) ? documents : []).filter((document, index) => index === 0 || !empty(document) || document.errors.length > 0);
   const errors = list.flatMap((document) => document.errors.map((error) => ({ offset: error.pos[0], message: `invalid YAML: ${error.message.split('\n')[0]}` })));
   if (list.length > 1) errors.push({ offset: list[1]!.range[0], message: 'invalid YAML: one document per file (this file has several)' });
   const document = list[0];
@@ -26,7 +29,13 @@ export function parseYamlTree(text: string): YamlTree {
     if (document === undefined || document.contents === null) errors.push({ offset: 0, message: 'invalid YAML: the file is empty' });
     return { value: undefined, tree: undefined, errors };
   }
-  const value = document.toJS({ maxAliasCount: 100 }) as unknown;
+  let value: unknown;
+  try {
+    value = document.toJS({ maxAliasCount: 100 }) as unknown;
+  } catch (error) {
+    // An alias bomb, say: a problem of this file, not a crash of the build.
+    return { value: undefined, tree: undefined, errors: [{ offset: 0, message: `invalid YAML: ${(error as Error).message}` }] };
+  }
   const notJson = firstNonJson(value);
   if (notJson !== undefined) return { value: undefined, tree: undefined, errors: [{ offset: 0, message: `invalid YAML for JSON: ${notJson}` }] };
   return { value: value as JsonValue, tree: toNode(document, document.contents, undefined), errors };

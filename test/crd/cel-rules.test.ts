@@ -149,3 +149,18 @@ describe('the rules of a CRD version', () => {
     expect(compiled.check({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'orders', labels: { a: 'b' } } })).toEqual([{ pointer: '', detail: "failed rule: self.metadata.name.startsWith('db-')" }]);
   });
 });
+
+describe('what the API server does before its rules run', () => {
+  it('fills in defaults, so a rule may read a member the caller left out', () => {
+    const schema = specWith({ mode: { type: 'string', enum: ['A', 'B'], default: 'A' } }, [{ rule: "self.mode == 'A' || self.mode == 'B'", message: 'mode is A or B' }]);
+    expect(check(schema, {})).toEqual([]);
+    expect(check(schema, { mode: 'C' })).toEqual([{ pointer: '/spec', detail: 'mode is A or B' }]);
+  });
+
+  it('runs no rule on a value larger than the schema allows, which the schema check refuses, so a rule costs what the bounds allow', () => {
+    const schema = specWith({ items: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } } }, [{ rule: 'self.items.all(x, self.items.all(y, x.size() + y.size() < 4))', message: 'short' }]);
+    expect(check(schema, { items: ['ab', 'cd'] })).toEqual([{ pointer: '/spec', detail: 'short' }]);
+    expect(check(schema, { items: Array.from({ length: 5000 }, () => 'ab') })).toEqual([]);
+    expect(check(schema, { items: ['abcdefgh'] })).toEqual([]);
+  });
+});

@@ -23,6 +23,11 @@ describe('a CRD file', () => {
   it('says where YAML is broken, and that a file holds one document', () => {
     expect(new SourceFile('bad.yaml', 'a: b: c\n').syntaxErrors[0]).toMatchObject({ line: 1, message: expect.stringMatching(/^invalid YAML: /) });
     expect(new SourceFile('two.yaml', 'a: 1\n---\nb: 2\n').syntaxErrors).toEqual([{ line: 2, column: 1, message: 'invalid YAML: one document per file (this file has several)' }]);
+    // As kubectl reads YAML: a closing `---` is no second document, 1.1 booleans, `<<` merges.
+    expect(new SourceFile('closed.yaml', '---\na: 1\n---\n').syntaxErrors).toEqual([]);
+    expect(new SourceFile('yaml11.yaml', 'n: 1\nbase: &b {x: 1}\nmerged: {<<: *b, z: 2}\n').value).toEqual({ false: 1, base: { x: 1 }, merged: { x: 1, z: 2 } });
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, index) => `${String.fromCharCode(98 + index)}: &${String.fromCharCode(98 + index)} [${Array(10).fill(`*${String.fromCharCode(97 + index)}`).join(', ')}]`)].join('\n');
+    expect(new SourceFile('bomb.yaml', bomb).syntaxErrors[0]).toMatchObject({ message: expect.stringMatching(/^invalid YAML: .*alias/i) });
     expect(new SourceFile('empty.yml', '').syntaxErrors[0]!.message).toBe('invalid YAML: the file is empty');
   });
 
