@@ -10,6 +10,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { ClusterMetrics } from './cluster-metrics.js';
+import { countLogDrops } from './metrics.js';
 
 export const WORKER_ENV = 'FACETFORM_WORKER';
 
@@ -116,6 +117,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     const { logger } = options;
     const registry = new Registry();
     const metrics = workerMetrics(registry, options.workers);
+    countLogDrops(registry); // the primary's own, summed with the workers'
     let stopping = false;
     let everListened = false;
     const listening = new Set<number>();

@@ -15,6 +15,22 @@ export interface Metrics {
   observeRender(collection: string, seconds: number): void;
 }
 
+/** Log lines this process dropped, in `registry`: every worker's and the primary's, summed with WORKERS. */
+export function countLogDrops(registry: Registry): void {
+  let droppedSoFar = 0;
+  new Counter({
+    name: 'facetform_log_lines_dropped_total',
+    help: 'Log lines dropped because stdout refused them (a full disk, a closed pipe) or was too slow and the log buffer was full.',
+    registers: [registry],
+    collect() {
+      // The count is the process's, kept by the log sink; the counter takes what came since the last scrape.
+      const dropped = logLinesDropped();
+      this.inc(dropped - droppedSoFar);
+      droppedSoFar = dropped;
+    },
+  });
+}
+
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -40,18 +56,7 @@ export function createMetrics(): Metrics {
       pending.clear();
     },
   });
-  let droppedSoFar = 0;
-  new Counter({
-    name: 'facetform_log_lines_dropped_total',
-    help: 'Log lines this process dropped because stdout refused them (a full disk, a closed pipe) or was too slow and the log buffer was full.',
-    registers: [registry],
-    collect() {
-      // The count is the process's, kept by the log sink; the counter takes what came since the last scrape.
-      const dropped = logLinesDropped();
-      this.inc(dropped - droppedSoFar);
-      droppedSoFar = dropped;
-    },
-  });
+  countLogDrops(registry);
   return {
     registry,
     scrape: () => registry.metrics(),
