@@ -15,8 +15,7 @@ import { lintRefinements } from '../lint/rules/refinements.js';
 import { lintFixedValues, lintInterpolatedLandings } from '../lint/rules/kubernetes.js';
 import type { CollectionContext, SectionContext } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
-import type { CrdCatalog } from '../crd/crd.js';
-import { lintCrds } from '../lint/rules/crds.js';
+import { type LintedCrds, lintCrds } from '../lint/rules/crds.js';
 import { RenderError } from '../render/render-error.js';
 import { CollectionRenderPlan, MASTER_FACET, type RenderRequest } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
@@ -109,14 +108,14 @@ function lintExampleShapes(context: CollectionContext, report: LintReport): void
 }
 
 /** What types the collection's kind, or why nothing does: a lint error unless the collection is declared untyped. */
-function typingOf(context: CollectionContext, kinds: KindTypes, crds: CrdCatalog<SourceFile>, report: LintReport): KindTyping {
+function typingOf(context: CollectionContext, kinds: KindTypes, crds: LintedCrds, report: LintReport): KindTyping {
   const declaration = context.declaration as { kind: string; apiVersion: string; untyped?: boolean };
-  const typing = kinds.typing(declaration.apiVersion, declaration.kind, crds);
+  const typing = kinds.typing(declaration.apiVersion, declaration.kind, crds.catalog);
   const file = context.source.file;
   // A CRD that names the kind but has errors of its own: those are the ones to fix, and lint lists them.
-  const brokenCrd = context.repository.crds.find(({ file }) => report.hasErrorsIn(file.path) && (file.value as { spec?: { names?: { kind?: unknown } } } | undefined)?.spec?.names?.kind === declaration.kind);
+  const brokenCrd = crds.broken.get(declaration.kind);
   if (typing.by === 'nothing' && declaration.untyped !== true && brokenCrd !== undefined) {
-    report.error(file, ['kind'], `${declaration.kind} is defined by ${brokenCrd.file.path}, which has errors`, 'fix the errors lint lists in that file');
+    report.error(file, ['kind'], `${declaration.kind} is defined by ${brokenCrd.path}, which has errors`, 'fix the errors lint lists in that file');
   } else if (typing.by === 'nothing' && declaration.untyped !== true) {
     report.error(
       file,

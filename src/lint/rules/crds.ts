@@ -6,13 +6,23 @@ import type { SourceFile } from '../../repository/source-file.js';
 import { fromPointer } from '../../util/json.js';
 import type { LintReport } from '../report.js';
 
-/** The CRDs that read cleanly, by the kinds they serve; every problem of every CRD file is reported. */
-export function lintCrds(repository: RepositorySource, report: LintReport): CrdCatalog<SourceFile> {
+export interface LintedCrds {
+  /** The CRDs that read cleanly, by the kinds they serve. */
+  catalog: CrdCatalog<SourceFile>;
+  /** Kinds named by CRD files with errors: a collection of one is told to fix that file. */
+  broken: Map<string, SourceFile>;
+}
+
+/** Every problem of every CRD file is reported; the clean ones type collections. */
+export function lintCrds(repository: RepositorySource, report: LintReport): LintedCrds {
   const valid: Array<{ crd: Crd; source: SourceFile }> = [];
+  const broken = new Map<string, SourceFile>();
   for (const { file } of repository.crds) {
     if (file.value === undefined) continue; // the syntax rule reports it
     const { crd, problems } = readCrd(file.value);
     for (const problem of problems) report.error(file, fromPointer(problem.pointer), problem.message, problem.fix);
+    const named = crd?.kind ?? (file.value as { spec?: { names?: { kind?: unknown } } }).spec?.names?.kind;
+    if (problems.length > 0 && typeof named === 'string') broken.set(named, file);
     if (crd === undefined) continue;
     let compiles = problems.length === 0;
     for (const { version } of servedKinds(crd)) {
@@ -23,10 +33,11 @@ export function lintCrds(repository: RepositorySource, report: LintReport): CrdC
       if (rules.problems.length > 0) compiles = false;
     }
     if (compiles) valid.push({ crd, source: file });
+    else broken.set(crd.kind, file);
   }
   const catalog = new CrdCatalog(valid);
   for (const conflict of catalog.conflicts) {
     report.error(conflict.source, ['spec', 'names', 'kind'], `${conflict.apiVersion} ${conflict.kind} is already defined by ${conflict.taken.path}`, 'keep one CRD per kind: remove or rename one of the two');
   }
-  return catalog;
+  return { catalog, broken };
 }

@@ -59,8 +59,8 @@ export function sizeProblems(body: unknown, limits: Pick<RequestLimits, 'maxStri
   return problems.slice(0, REPORTED);
 }
 
-/** What a breach of MAX_VALUES_NODES says, for exec and batch alike. */
-export function valuesNodesDetail(max: number): string {
+/** What a breach of MAX_VALUES_NODES by a whole body says. */
+function valuesNodesDetail(max: number): string {
   return `holds more than ${max} JSON values (objects, arrays, strings, numbers, booleans and nulls, each counting one more per ${POINTER_CHARACTERS_PER_VALUE} characters of its JSON Pointer); at most ${max}`;
 }
 

@@ -75,7 +75,7 @@ export function invalidRequest(error: RenderError): HttpProblem {
 
 const MiB = 1024 * 1024;
 /** Bytes as a reader takes them in: 512 bytes, 942 KiB, 4 MiB, 45.8 MiB. */
-export function bytesText(bytes: number): string {
+function bytesText(bytes: number): string {
   if (bytes < 1024) return `${bytes} bytes`;
   if (bytes < MiB) return `${Math.round(bytes / 1024)} KiB`;
   return `${Number.isInteger(bytes / MiB) ? bytes / MiB : (bytes / MiB).toFixed(1)} MiB`;
