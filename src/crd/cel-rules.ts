@@ -1,10 +1,13 @@
 /**
- * The x-kubernetes-validations rules of a CRD version, compiled once with @bufbuild/cel and run on
- * every rendered manifest as the API server runs them on a create: each rule with `self` bound to
- * the value at its schema node (every element under items, every value under a map), its `message`
- * (or messageExpression) as the problem's detail. Transition rules (oldSelf) have nothing to compare
- * on a create, and rules calling Kubernetes' own CEL libraries (quantity, url, ip …) cannot run
- * here: both are skipped and listed, never guessed. A rule that does not compile is a CRD problem.
+ * The x-kubernetes-validations rules of a CRD version, compiled once with @bufbuild/cel and run as
+ * the API server runs them. On a create (`check`): each rule with `self` bound to the value at its
+ * schema node (every element under items, every value under a map), its `message` (or
+ * messageExpression) as the problem's detail. Transition rules (those reading `oldSelf`) have
+ * nothing to compare on a create: they run on an update only (`checkTransition`), with `oldSelf` the
+ * value at the same place in the old object, where old and new can be correlated and both exist.
+ * Rules calling Kubernetes' own CEL libraries (quantity, url, ip …), and transition rules whose
+ * oldSelf is a CEL optional (optionalOldSelf), cannot run here: they are skipped and listed, never
+ * guessed. A rule that does not compile, or that the API server would refuse, is a CRD problem.
  */
 import { celEnv, type CelInput, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
@@ -22,11 +25,24 @@ export interface SkippedRule {
   pointer: string;
   rule: string;
   reason: string;
+  /** Whether it is a transition rule (reads oldSelf): one an update would run, never a create. */
+  transition: boolean;
 }
 
 /** A failed rule: a problem of the manifest, with the rule's reason when it gives one. */
 export interface RuleProblem extends Problem {
   reason?: string;
+}
+
+/** A transition rule compiled, for a report's legend. */
+export interface TransitionRule {
+  /**
+   * Where its problems point in a manifest: the rule's schema node (and its fieldPath) as a JSON
+   * Pointer, `*` standing for any list element or map value, e.g. `/spec/storage/bucket`.
+   */
+  pointer: string;
+  rule: string;
+  message?: string;
 }
 
 interface CompiledRule {
@@ -38,15 +54,30 @@ interface CompiledRule {
   reason: string | undefined;
 }
 
-type Program = (bindings: { self: CelInput }) => unknown;
+/** `oldSelf` is bound for transition rules only; a messageExpression reading it on a create falls back to message. */
+type Bindings = { self: CelInput; oldSelf?: CelInput };
+type Program = (bindings: Bindings) => unknown;
 
 /** A schema node on the way to rules: its own rules, and the members below it that have some. */
 interface RuleNode {
   schema: Node;
+  /** Rules over `self` alone: run on every manifest. */
   rules: CompiledRule[];
+  /** Rules reading `oldSelf`: run on an update only. */
+  transitions: CompiledRule[];
   properties: Map<string, RuleNode>;
   items: RuleNode | undefined;
   additional: RuleNode | undefined;
+}
+
+/** Where a rule is compiled: its schema node, in the CRD file and in a manifest. */
+interface Place {
+  /** JSON Pointer of the node in the CRD file. */
+  schemaPointer: string;
+  /** The node's path in a manifest, `*` for any list element or map value. */
+  manifestPath: string[];
+  /** The manifest path of the outermost list above whose elements old and new cannot be correlated, if any. */
+  uncorrelatable: string[] | undefined;
 }
 
 const ENV = celEnv({ funcs: strings });
@@ -78,19 +109,21 @@ const OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@n
 const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
 export class CelRules {
-  /** Rules that do not compile, as the API server would refuse the CRD for them. */
+  /** Rules that do not compile, or that the API server refuses, as it would refuse the CRD for them. */
   readonly problems: CrdProblem[] = [];
-  /** Rules a create cannot check or this library cannot run. */
+  /** Rules this library cannot run: never checked here, on a create or an update. */
   readonly skipped: SkippedRule[] = [];
-  /** Rules compiled and checked on every manifest. */
+  /** Rules compiled and checked on every manifest (transition rules not counted: see transitionRules). */
   count = 0;
+  /** Transition rules compiled and checked on an update (`checkTransition`), in schema order. */
+  readonly transitionRules: TransitionRule[] = [];
   private readonly root: RuleNode | undefined;
 
   private constructor(
     private readonly schema: Node,
     schemaPointer: string,
   ) {
-    this.root = this.build(withTypeAndObjectMeta(schema), [], schemaPointer);
+    this.root = this.build(withTypeAndObjectMeta(schema), [], { schemaPointer, manifestPath: [], uncorrelatable: undefined });
   }
 
   /** Compiles every rule of a version's openAPIV3Schema; `schemaPointer` is where it sits in the CRD file. */
@@ -98,7 +131,7 @@ export class CelRules {
     return new CelRules(schema, schemaPointer);
   }
 
-  /** Every failed rule of a manifest, each with a JSON Pointer into the manifest. */
+  /** Every failed rule of a manifest, each with a JSON Pointer into the manifest; transition rules are not run. */
   check(manifest: unknown): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || !isPlainObject(manifest)) return problems;
@@ -107,15 +140,34 @@ export class CelRules {
     return problems;
   }
 
-  private build(schema: Node, path: Array<string | number>, schemaPointer: string): RuleNode | undefined {
-    const node: RuleNode = { schema, rules: [], properties: new Map(), items: undefined, additional: undefined };
+  /**
+   * Every transition rule that `after` fails as an update of `before`, as the API server runs them on
+   * an update: both defaulted; a rule runs where its node has a non-null value in both, correlated
+   * by member name and map key, and by the keys of `x-kubernetes-list-type: map` lists (never by
+   * position); each problem with a JSON Pointer into `after`. Rules over `self` alone are not run.
+   */
+  checkTransition(before: unknown, after: unknown): RuleProblem[] {
+    const problems: RuleProblem[] = [];
+    if (this.root === undefined || this.transitionRules.length === 0 || !isPlainObject(before) || !isPlainObject(after)) return problems;
+    this.visitTransition(this.root, withDefaults(after, this.schema), withDefaults(before, this.schema), new CelValues(), [], problems);
+    return problems;
+  }
+
+  private build(schema: Node, path: Array<string | number>, place: Place): RuleNode | undefined {
+    const node: RuleNode = { schema, rules: [], transitions: [], properties: new Map(), items: undefined, additional: undefined };
     const rules = schema['x-kubernetes-validations'];
     if (Array.isArray(rules)) {
       rules.forEach((rule, index) => {
         if (!isPlainObject(rule)) return;
-        const compiled = this.compileRule(rule, schema, schemaPointer + toPointer([...path, 'x-kubernetes-validations', index]));
-        if (compiled !== undefined) {
-          node.rules.push(compiled);
+        const pointer = place.schemaPointer + toPointer([...path, 'x-kubernetes-validations', index]);
+        const compiled = this.compileRule(rule, schema, pointer, place);
+        if (compiled === undefined) return;
+        if ('transition' in compiled) {
+          node.transitions.push(compiled.transition);
+          const { rule: text, message, fieldPath } = compiled.transition;
+          this.transitionRules.push({ pointer: toPointer([...place.manifestPath, ...fieldPath]), rule: text, ...(message !== undefined ? { message } : {}) });
+        } else {
+          node.rules.push(compiled.create);
           this.count++;
         }
       });
@@ -123,58 +175,91 @@ export class CelRules {
     if (isPlainObject(schema.properties)) {
       for (const [name, member] of Object.entries(schema.properties)) {
         if (!isPlainObject(member)) continue;
-        const child = this.build(member, [...path, 'properties', name], schemaPointer);
+        const child = this.build(member, [...path, 'properties', name], { ...place, manifestPath: [...place.manifestPath, name] });
         if (child !== undefined) node.properties.set(name, child);
       }
     }
-    if (isPlainObject(schema.items)) node.items = this.build(schema.items, [...path, 'items'], schemaPointer);
-    if (isPlainObject(schema.additionalProperties)) node.additional = this.build(schema.additionalProperties, [...path, 'additionalProperties'], schemaPointer);
-    const empty = node.rules.length === 0 && node.properties.size === 0 && node.items === undefined && node.additional === undefined;
+    if (isPlainObject(schema.items)) {
+      // Only the elements of a keyed list can be told apart between old and new (by their keys):
+      // the API server refuses a CRD with a transition rule below a list of another type.
+      const uncorrelatable = place.uncorrelatable ?? (mapListKeys(schema) === undefined ? place.manifestPath : undefined);
+      node.items = this.build(schema.items, [...path, 'items'], { ...place, manifestPath: [...place.manifestPath, '*'], uncorrelatable });
+    }
+    if (isPlainObject(schema.additionalProperties)) {
+      node.additional = this.build(schema.additionalProperties, [...path, 'additionalProperties'], { ...place, manifestPath: [...place.manifestPath, '*'] });
+    }
+    const empty = node.rules.length === 0 && node.transitions.length === 0 && node.properties.size === 0 && node.items === undefined && node.additional === undefined;
     return empty ? undefined : node;
   }
 
-  private compileRule(entry: Record<string, unknown>, schema: Node, pointer: string): CompiledRule | undefined {
+  private compileRule(entry: Record<string, unknown>, schema: Node, pointer: string, place: Place): { create: CompiledRule } | { transition: CompiledRule } | undefined {
     const rule = typeof entry.rule === 'string' ? entry.rule.trim() : '';
     if (rule === '') return undefined; // structural.ts reports it
-    const compiled = compileExpression(rule, schema);
-    if ('skip' in compiled) {
-      this.skipped.push({ pointer, rule, reason: compiled.skip });
+    const skip = (reason: string, transition: boolean) => {
+      this.skipped.push({ pointer, rule, reason, transition });
+      return undefined;
+    };
+    const analysed = analyseExpression(rule, schema);
+    if ('skip' in analysed) return skip(analysed.skip, /\boldSelf\b/.test(withoutStrings(rule)));
+    if ('error' in analysed) return this.doesNotCompile(pointer, rule, analysed.error);
+    const { found } = analysed;
+    const optionalOldSelf = entry.optionalOldSelf !== undefined && entry.optionalOldSelf !== null;
+    if (found.oldSelf && place.uncorrelatable !== undefined) {
+      const list = place.uncorrelatable;
+      const listSchema = listSchemaAt(this.schema, list);
+      const listType = typeof listSchema?.['x-kubernetes-list-type'] === 'string' ? listSchema['x-kubernetes-list-type'] : 'atomic';
+      this.problems.push({
+        pointer: pointer + '/rule',
+        message: `rule ${JSON.stringify(rule)} uses oldSelf below the list ${toPointer(list) || '/'}, whose elements cannot be told apart between the old and the new object (its x-kubernetes-list-type is ${listType}, not map)`,
+        fix: 'make that list x-kubernetes-list-type: map with x-kubernetes-list-map-keys, or write the rule on the list itself',
+      });
       return undefined;
     }
-    if ('error' in compiled) {
-      this.problems.push({ pointer: pointer + '/rule', message: `rule ${JSON.stringify(rule)} does not compile: ${compiled.error}`, fix: 'write a CEL expression over self that is true for a valid value: https://kubernetes.io/docs/reference/using-api/cel/' });
-      return undefined;
-    }
-    if (entry.optionalOldSelf !== undefined) {
+    if (!found.oldSelf && optionalOldSelf) {
       this.problems.push({ pointer: pointer + '/optionalOldSelf', message: 'optionalOldSelf may not be set if oldSelf is not used in rule', fix: 'remove optionalOldSelf' });
     }
+    if (found.oldSelf && entry.optionalOldSelf === true) {
+      return skip('uses optionalOldSelf: oldSelf is then a CEL optional, which @bufbuild/cel does not have (with it the API server runs the rule on a create too)', true);
+    }
+    if (found.library.size > 0) return skip(`uses ${[...found.library].sort().join(', ')} from Kubernetes' CEL libraries, which @bufbuild/cel does not have`, found.oldSelf);
+    if (found.errors.length > 0) return this.doesNotCompile(pointer, rule, found.errors.join('; '));
+    const program = planExpression(analysed.parsed);
+    if ('error' in program) return this.doesNotCompile(pointer, rule, program.error);
+
     let messageProgram: Program | undefined;
     if (typeof entry.messageExpression === 'string' && entry.messageExpression.trim() !== '') {
       const message = compileExpression(entry.messageExpression.trim(), schema);
       if ('error' in message) {
-        this.problems.push({ pointer: pointer + '/messageExpression', message: `messageExpression does not compile: ${message.error}`, fix: 'write a CEL expression over self that gives a string' });
+        this.problems.push({ pointer: pointer + '/messageExpression', message: `messageExpression does not compile: ${message.error}`, fix: 'write a CEL expression over self (and oldSelf in a transition rule) that gives a string' });
       } else if ('program' in message) {
         messageProgram = message.program;
       }
       // A messageExpression this library cannot run falls back to message, as one that fails does in Kubernetes.
     }
     const fieldPath = typeof entry.fieldPath === 'string' ? parseFieldPath(entry.fieldPath) : undefined;
-    return {
+    const compiled: CompiledRule = {
       rule,
-      program: compiled.program,
+      program: program.program,
       message: typeof entry.message === 'string' && entry.message.trim() !== '' ? entry.message.trim() : undefined,
       messageProgram,
       fieldPath: fieldPath !== undefined && fieldPathExists(schema, fieldPath) ? fieldPath : [],
       reason: typeof entry.reason === 'string' ? entry.reason : undefined,
     };
+    return found.oldSelf ? { transition: compiled } : { create: compiled };
+  }
+
+  private doesNotCompile(pointer: string, rule: string, error: string): undefined {
+    this.problems.push({ pointer: pointer + '/rule', message: `rule ${JSON.stringify(rule)} does not compile: ${error}`, fix: 'write a CEL expression over self that is true for a valid value: https://kubernetes.io/docs/reference/using-api/cel/' });
+    return undefined;
   }
 
   private visit(node: RuleNode, value: unknown, values: CelValues, path: string[], problems: RuleProblem[]): void {
     if (value === null || value === undefined) return;
     // A value larger than the schema allows is refused by the schema check; rules on it could cost without bound.
     if (node.rules.length > 0 && withinBounds(value, node.schema)) {
-      const self = values.of(value, node.schema);
-      for (const rule of node.rules) this.evaluate(rule, self, value, node.schema, values, path, problems);
+      const bindings = { self: values.of(value, node.schema) };
+      const refused = () => values.isRefused(value, node.schema);
+      for (const rule of node.rules) this.evaluate(rule, bindings, refused, path, problems);
     }
     if (isPlainObject(value)) {
       for (const [name, child] of node.properties) if (Object.hasOwn(value, name)) this.visit(child, value[name], values, [...path, name], problems);
@@ -184,10 +269,41 @@ export class CelRules {
     }
   }
 
-  private evaluate(rule: CompiledRule, self: CelInput, value: unknown, schema: Node, values: CelValues, path: string[], problems: RuleProblem[]): void {
+  /** The transition rules at `node` and below, `value` and `old` the new and the old value there; `path` is in the new object. */
+  private visitTransition(node: RuleNode, value: unknown, old: unknown, values: CelValues, path: string[], problems: RuleProblem[]): void {
+    // Transition rules run only where the value exists in both objects (optionalOldSelf rules, which
+    // would run without an old value, are skipped); nothing below an absent value correlates either.
+    if (value === null || value === undefined || old === null || old === undefined) return;
+    if (node.transitions.length > 0 && withinBounds(value, node.schema) && withinBounds(old, node.schema)) {
+      const bindings = { self: values.of(value, node.schema), oldSelf: values.of(old, node.schema) };
+      const refused = () => values.isRefused(value, node.schema) || values.isRefused(old, node.schema);
+      for (const rule of node.transitions) this.evaluate(rule, bindings, refused, path, problems);
+    }
+    if (isPlainObject(value)) {
+      if (!isPlainObject(old)) return;
+      const member = (key: string) => (Object.hasOwn(old, key) ? old[key] : undefined);
+      for (const [name, child] of node.properties) if (Object.hasOwn(value, name)) this.visitTransition(child, value[name], member(name), values, [...path, name], problems);
+      if (node.additional !== undefined) for (const [key, item] of Object.entries(value)) this.visitTransition(node.additional, item, member(key), values, [...path, key], problems);
+    } else if (Array.isArray(value) && node.items !== undefined) {
+      // Elements correlate by their keys in a keyed list only; in any other list no transition rule runs below.
+      const keys = mapListKeys(node.schema);
+      if (keys === undefined || !Array.isArray(old)) return;
+      const oldByKey = new Map<string, unknown>();
+      for (const item of old) {
+        const key = listMapKey(item, keys);
+        if (key !== undefined && !oldByKey.has(key)) oldByKey.set(key, item);
+      }
+      value.forEach((item, index) => {
+        const key = listMapKey(item, keys);
+        if (key !== undefined) this.visitTransition(node.items!, item, oldByKey.get(key), values, [...path, String(index)], problems);
+      });
+    }
+  }
+
+  private evaluate(rule: CompiledRule, bindings: Bindings, refused: () => boolean, path: string[], problems: RuleProblem[]): void {
     let result: unknown;
     try {
-      result = rule.program({ self });
+      result = rule.program(bindings);
     } catch (error) {
       result = error;
     }
@@ -195,20 +311,20 @@ export class CelRules {
     if (result !== false) {
       // An error: on a value the schema refuses, the schema check has said it already.
       const detail = isCelError(result) || result instanceof Error ? result.message : `gave ${String(result)}, not a bool`;
-      if (values.isRefused(value, schema)) return;
+      if (refused()) return;
       if ([...LIST_OVERLOADS].some((name) => detail.includes(`overload for '${name}'`))) return; // Kubernetes' list indexOf: not judged here
       problems.push({ pointer: toPointer(path), detail: `${detail} evaluating rule: ${rule.message ?? rule.rule}` });
       return;
     }
-    const problem: RuleProblem = { pointer: toPointer([...path, ...rule.fieldPath]), detail: this.message(rule, self) };
+    const problem: RuleProblem = { pointer: toPointer([...path, ...rule.fieldPath]), detail: this.message(rule, bindings) };
     if (rule.reason !== undefined) problem.reason = rule.reason;
     problems.push(problem);
   }
 
-  private message(rule: CompiledRule, self: CelInput): string {
+  private message(rule: CompiledRule, bindings: Bindings): string {
     if (rule.messageProgram !== undefined) {
       try {
-        const message = rule.messageProgram({ self });
+        const message = rule.messageProgram(bindings);
         if (typeof message === 'string' && message.trim() !== '' && !/[\r\n]/.test(message)) return message.trim();
       } catch {
         // falls back to message, as in Kubernetes
@@ -218,9 +334,42 @@ export class CelRules {
   }
 }
 
-/** Parses, checks and plans one expression over `self` at a schema node. */
-function compileExpression(text: string, schema: Node): { program: Program } | { skip: string } | { error: string } {
-  if (/[.[]\?/.test(text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''"))) {
+/** The `x-kubernetes-list-map-keys` of a keyed list (`x-kubernetes-list-type: map`), else undefined. */
+function mapListKeys(schema: Node): string[] | undefined {
+  const keys = schema['x-kubernetes-list-map-keys'];
+  if (schema['x-kubernetes-list-type'] !== 'map' || !Array.isArray(keys) || keys.length === 0) return undefined;
+  return keys.every((key) => typeof key === 'string') ? (keys as string[]) : undefined;
+}
+
+/** An element's key in a keyed list, as the API server correlates them: undefined unless every key member is there and a scalar. */
+function listMapKey(item: unknown, keys: readonly string[]): string | undefined {
+  if (!isPlainObject(item)) return undefined;
+  const values: unknown[] = [];
+  for (const key of keys) {
+    const value = Object.hasOwn(item, key) ? item[key] : undefined;
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return undefined;
+    values.push(value);
+  }
+  return JSON.stringify(values);
+}
+
+/** The schema of the list at a manifest path (`*` for any element or map value), for a message. */
+function listSchemaAt(schema: Node, manifestPath: readonly string[]): Node | undefined {
+  let node: unknown = schema;
+  for (const segment of manifestPath) {
+    if (!isPlainObject(node)) return undefined;
+    if (segment === '*') node = isPlainObject(node.items) ? node.items : node.additionalProperties;
+    else node = isPlainObject(node.properties) ? node.properties[segment] : undefined;
+  }
+  return isPlainObject(node) ? node : undefined;
+}
+
+/** An expression with its string literals emptied, to look for syntax in it. */
+const withoutStrings = (text: string) => text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
+
+/** Parses one expression and says what it reads, as far as can be told without CEL types. */
+function analyseExpression(text: string, schema: Node): { parsed: { expr: Expr }; found: Analysis } | { skip: string } | { error: string } {
+  if (/[.[]\?/.test(withoutStrings(text))) {
     return { skip: 'uses optional syntax (.? or [?]), which @bufbuild/cel does not parse' };
   }
   let parsed: { expr: Expr };
@@ -229,16 +378,26 @@ function compileExpression(text: string, schema: Node): { program: Program } | {
   } catch (error) {
     return { error: (error as Error).message };
   }
-  const found = analyse(parsed.expr, schema);
-  if (found.oldSelf) return { skip: 'transition rule (uses oldSelf): a create has no old object to compare with' };
-  if (found.library.size > 0) return { skip: `uses ${[...found.library].sort().join(', ')} from Kubernetes' CEL libraries, which @bufbuild/cel does not have` };
-  if (found.errors.length > 0) return { error: found.errors.join('; ') };
+  return { parsed, found: analyse(parsed.expr, schema) };
+}
+
+function planExpression(parsed: { expr: Expr }): { program: Program } | { error: string } {
   try {
     const program = plan(ENV, parsed as never) as unknown as (bindings: Record<string, CelInput>) => unknown;
     return { program: (bindings) => program(bindings) };
   } catch (error) {
     return { error: (error as Error).message };
   }
+}
+
+/** Parses, checks and plans one expression over `self` (and `oldSelf`, typed as self) at a schema node. */
+function compileExpression(text: string, schema: Node): { program: Program } | { skip: string } | { error: string } {
+  const analysed = analyseExpression(text, schema);
+  if (!('parsed' in analysed)) return analysed;
+  const { found } = analysed;
+  if (found.library.size > 0) return { skip: `uses ${[...found.library].sort().join(', ')} from Kubernetes' CEL libraries, which @bufbuild/cel does not have` };
+  if (found.errors.length > 0) return { error: found.errors.join('; ') };
+  return planExpression(analysed.parsed);
 }
 
 /** The parts of a parsed CEL expression this module reads (cel.expr.Expr). */
@@ -253,12 +412,20 @@ interface Expr {
     | { case: 'constExpr' | undefined; value?: unknown };
 }
 
+interface Analysis {
+  /** Whether it reads `oldSelf`: a rule that does is a transition rule. */
+  oldSelf: boolean;
+  library: Set<string>;
+  errors: string[];
+}
+
 /**
  * What the API server's type check would say, as far as it can be said without CEL types: unknown
- * functions and identifiers, and members the schema does not declare on paths from `self`.
+ * functions and identifiers, and members the schema does not declare on paths from `self` or
+ * `oldSelf` (which has the schema of self).
  */
-function analyse(root: Expr, schema: Node): { oldSelf: boolean; library: Set<string>; errors: string[] } {
-  const found = { oldSelf: false, library: new Set<string>(), errors: [] as string[] };
+function analyse(root: Expr, schema: Node): Analysis {
+  const found: Analysis = { oldSelf: false, library: new Set<string>(), errors: [] };
   const knownFunction = (name: string) => ENV.funcs.find(name) !== undefined || OPERATORS.has(name);
 
   /** Walks `expr` with the variables in scope (name → schema, or null when untyped); returns its schema when known. */
@@ -269,14 +436,14 @@ function analyse(root: Expr, schema: Node): { oldSelf: boolean; library: Set<str
       case 'identExpr': {
         const name = kind.value.name;
         if (name === 'oldSelf') found.oldSelf = true;
-        else if (scope.has(name)) return scope.get(name) ?? undefined;
+        if (scope.has(name)) return scope.get(name) ?? undefined;
         else if (!TYPE_NAMES.has(name)) found.errors.push(`undeclared reference to '${name}'`);
         return undefined;
       }
       case 'selectExpr': {
         const operand = kind.value.operand;
         const qualified = qualifiedName(expr);
-        if (qualified !== undefined && !scope.has(qualified.split('.')[0]!) && qualified.split('.')[0] !== 'oldSelf') {
+        if (qualified !== undefined && !scope.has(qualified.split('.')[0]!)) {
           found.errors.push(`undeclared reference to '${qualified}'`);
           return undefined;
         }
@@ -285,7 +452,7 @@ function analyse(root: Expr, schema: Node): { oldSelf: boolean; library: Set<str
       case 'callExpr': {
         const { target, function: name, args } = kind.value;
         const namespace = target !== undefined ? qualifiedName(target) : undefined;
-        const inNamespace = namespace !== undefined && !scope.has(namespace.split('.')[0]!) && namespace.split('.')[0] !== 'oldSelf';
+        const inNamespace = namespace !== undefined && !scope.has(namespace.split('.')[0]!);
         const fullName = inNamespace ? `${namespace}.${name}` : name;
         const targetSchema = inNamespace ? undefined : walk(target, scope);
         const argSchemas = args.map((arg) => walk(arg, scope));
@@ -343,7 +510,10 @@ function analyse(root: Expr, schema: Node): { oldSelf: boolean; library: Set<str
     return undefined;
   };
 
-  walk(root, new Map([['self', schema]]));
+  walk(root, new Map([
+    ['self', schema],
+    ['oldSelf', schema],
+  ]));
   return found;
 }
 

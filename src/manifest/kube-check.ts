@@ -4,7 +4,7 @@
  * resource with its CRD's schema and x-kubernetes-validations rules, each compiled once per kind.
  */
 import type { ErrorObject } from 'ajv';
-import { CelRules } from '../crd/cel-rules.js';
+import { CelRules, type TransitionRule } from '../crd/cel-rules.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../render/render-error.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
@@ -28,6 +28,8 @@ export class ManifestCheck {
     private readonly validate: KindValidator,
     /** What a CRD says beyond its JSON Schema: CEL rules, keys of keyed lists. */
     private readonly beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }> = [],
+    /** A CRD's CEL rules, whose transition rules judge an update. */
+    private readonly celRules?: CelRules,
   ) {}
 
   /** The check of one kind, or undefined when kubernetes-models has no model for it. */
@@ -36,13 +38,15 @@ export class ManifestCheck {
     return model === undefined ? undefined : new ManifestCheck(model.validate);
   }
 
-  /** The check of a custom resource: its CRD's schema, its CEL rules (those a create can check) and the keys of its keyed lists. */
+  /** The check of a custom resource: its CRD's schema, its CEL rules (those a create can check; transition rules for an update) and the keys of its keyed lists. */
   static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
     const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
-    return new ManifestCheck((manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)), [
-      CelRules.compile(resource.openAPIV3Schema),
-      ListMapKeys.compile(resource.openAPIV3Schema),
-    ]);
+    const celRules = CelRules.compile(resource.openAPIV3Schema);
+    return new ManifestCheck(
+      (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
+      [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
+      celRules,
+    );
   }
 
   /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
@@ -69,6 +73,18 @@ export class ManifestCheck {
     // A rule's `message` is its problem's detail, as the API server says it.
     for (const check of this.beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
     return distinctProblems(problems);
+  }
+
+  /** A CRD's transition rules, where they point: what an update may not change beyond the schema. */
+  get transitionRules(): readonly TransitionRule[] {
+    return this.celRules?.transitionRules ?? [];
+  }
+
+  /** What an update from `before` to `after` breaks beyond the schema: a CRD's transition rules; none for built-in kinds. */
+  transitionProblems(before: unknown, after: unknown): Problem[] {
+    if (this.celRules === undefined) return [];
+    // As in problems(): a rule's message is the detail, pointed into `after`.
+    return distinctProblems(this.celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
   }
 }
 
