@@ -21,7 +21,7 @@ export interface Change {
 const LEVELS: ChangeLevel[] = ['patch', 'minor', 'breaking'];
 
 /** Every input path a schema's properties describe, with its schema; not into $ref'd definitions. */
-function inputPaths(schema: Schema, prefix = '', into = new Map<string, Schema>()): Map<string, Schema> {
+export function inputPaths(schema: Schema, prefix = '', into = new Map<string, Schema>()): Map<string, Schema> {
   const visit = (node: unknown, path: string) => {
     if (!isPlainObject(node)) return;
     if (isPlainObject(node.properties)) {
@@ -39,7 +39,7 @@ function inputPaths(schema: Schema, prefix = '', into = new Map<string, Schema>(
 }
 
 /** Input paths required from the root down (the schema's required chain). */
-function requiredPaths(schema: Schema): Set<string> {
+export function requiredPaths(schema: Schema): Set<string> {
   const required = new Set<string>();
   const visit = (node: unknown, path: string) => {
     if (!isPlainObject(node)) return;
@@ -242,9 +242,9 @@ export interface Verdict {
   message: string;
 }
 
-/** Judges `after` as the release that follows `before` within one API version. */
-export function judgeRelease(before: Bundle, after: Bundle, kubernetesInputs?: KubernetesInputs): Verdict {
-  const changes = compareBundles(before, after, kubernetesInputs);
+/** Judges `after` as the release that follows `before` within one API version, by its inputs and, given them, by what it renders. */
+export function judgeRelease(before: Bundle, after: Bundle, kubernetesInputs?: KubernetesInputs, renderedChanges: Change[] = []): Verdict {
+  const changes = [...compareBundles(before, after, kubernetesInputs), ...renderedChanges];
   const level = highestLevel(changes);
   const { name, apiVersion, release } = after.repository;
   const previous = before.repository.release;

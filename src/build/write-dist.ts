@@ -14,11 +14,12 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
-import { BUNDLE_FILE, INDEX_FILE, INDEX_FORMAT, readIndex, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
+import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
 import { compareReleases } from '../bundle/registry.js';
-import { SEMVER_PATTERN as SEMVER } from '../lint/rules/declarations.js';
 import { judgeRelease, type KubernetesInputs, nextRelease } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
+import { formatComparison } from '../upgrade/diff-report.js';
+import { compareRendered, renderedChanges } from '../upgrade/rendered-comparison.js';
 
 export class ReleaseConflictError extends Error {}
 
@@ -74,13 +75,8 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
 /** The release of the same repository and API version that `bundle` follows, if dist/ has one. */
 function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
   const { name, apiVersion, release } = bundle.repository;
-  const dir = path.join(outDir, name, apiVersion);
-  if (!existsSync(dir)) return undefined;
-  const earlier = readdirSync(dir)
-    .filter((entry) => SEMVER.test(entry) && compareReleases(entry, release) < 0 && existsSync(path.join(dir, entry, BUNDLE_FILE)))
-    .sort(compareReleases)
-    .at(-1);
-  return earlier === undefined ? undefined : (JSON.parse(readFileSync(path.join(dir, earlier, BUNDLE_FILE), 'utf8')) as Bundle);
+  const earlier = releasesInDist(outDir, name, apiVersion).filter((entry) => compareReleases(entry, release) < 0).at(-1);
+  return earlier === undefined ? undefined : (JSON.parse(readFileSync(bundleFileOf(outDir, name, apiVersion, earlier), 'utf8')) as Bundle);
 }
 
 export class CompatibilityError extends Error {}
@@ -115,8 +111,10 @@ export function checkReleases(outDir: string, bundles: Bundle[], kubernetesInput
     if (existsSync(path.join(outDir, bundleDir(bundle), BUNDLE_FILE))) continue; // already released, unchanged
     const previous = previousRelease(outDir, bundle);
     if (previous === undefined) continue;
-    const verdict = judgeRelease(previous, bundle, kubernetesInputs?.get(bundle));
-    (verdict.ok ? notes : refusals).push(verdict.message);
+    const rendered = compareRendered(previous, bundle);
+    const verdict = judgeRelease(previous, bundle, kubernetesInputs?.get(bundle), renderedChanges(rendered));
+    // A refusal shows the reviewer's view of the output too, as `facetform diff` prints it.
+    (verdict.ok ? notes : refusals).push(verdict.ok ? verdict.message : `${verdict.message}\n${formatComparison(rendered).trimEnd()}`);
   }
   // Every repository's problem at once, so an author fixes them in one go.
   if (conflicts.length > 0) throw new ReleaseConflictError([...conflicts, ...refusals].join('\n'));

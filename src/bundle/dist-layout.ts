@@ -2,8 +2,9 @@
  * The layout of dist/ (README.md, "dist/"), for the build that writes it and the server that reads
  * it. Kept apart from the build so that loading bundles pulls in nothing of the build.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { compareReleases, SEMVER_PATTERN } from './registry.js';
 
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
@@ -37,4 +38,18 @@ export function readIndex(distDir: string): DistIndex | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** Where one release's bundle lies in dist/. */
+export function bundleFileOf(distDir: string, repository: string, apiVersion: string, release: string): string {
+  return path.join(distDir, repository, apiVersion, release, BUNDLE_FILE);
+}
+
+/** The releases of one repository's API version that dist/ holds, oldest first. */
+export function releasesInDist(distDir: string, repository: string, apiVersion: string): string[] {
+  const dir = path.join(distDir, repository, apiVersion);
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir)
+    .filter((release) => SEMVER_PATTERN.test(release) && existsSync(bundleFileOf(distDir, repository, apiVersion, release)))
+    .sort(compareReleases);
 }

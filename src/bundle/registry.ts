@@ -4,6 +4,9 @@
  */
 import type { LoadedBundle, LoadedCollection } from './load.js';
 
+/** A release version: semver 2.0, prerelease allowed, no build metadata. */
+export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
+
 /** Semver precedence: major, minor, patch, then a release after its prereleases, identifiers compared one by one. */
 export function compareReleases(a: string, b: string): number {
   const parse = (release: string) => {

@@ -9,6 +9,9 @@ export const USAGE = `Usage:
                                                  print the manifest, e.g. | kubectl apply -f -
   facetform render --batch FILE [--format json|yaml] [--strict] [--bundles DIR]
                                                  several resources: a List, or YAML documents
+  facetform diff   [REPOSITORY...] [--from RELEASE] [--to RELEASE] [--repos DIR] [--bundles DIR] [--format text|json]
+                                                 what callers get from a release: the rendered output of an earlier
+                                                 release's examples and generated requests, each difference classified
   facetform serve                                serve the exec API (configured by environment, see README)
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
   facetform help
@@ -21,6 +24,7 @@ const commands: Record<string, () => Promise<Command>> = {
   lint: async () => (await import('./lint-command.js')).runLint,
   build: async () => (await import('./build-command.js')).runBuild,
   render: async () => (await import('./render-command.js')).runRender,
+  diff: async () => (await import('./diff-command.js')).runDiff,
   serve: async () => (await import('./serve-command.js')).runServe,
   keys: async () => (await import('./keys-command.js')).runKeys,
 };

@@ -1,4 +1,5 @@
 /** Rules for repository.json and collection.json. */
+import { SEMVER_PATTERN } from '../../bundle/registry.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
 import { VARIABLE_PATTERN } from '../../template/placeholder.js';
@@ -8,7 +9,6 @@ import type { LintReport } from '../report.js';
 
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const API_VERSION_PATTERN = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
-export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
 const KIND_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
 const RESOURCE_API_VERSION_PATTERN = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 

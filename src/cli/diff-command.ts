@@ -1,0 +1,93 @@
+/**
+ * `facetform diff`: what callers will get from a release, for review. Renders the evidence of an
+ * earlier release (its examples and generated requests) with it and with the working tree of
+ * repos/ (or a built release), and prints each difference with its class; for the working tree,
+ * every change with its level and the build's verdict too. Exits 1 where the build would refuse the
+ * release (for built releases: where a difference breaks callers).
+ */
+import { existsSync } from 'node:fs';
+import type { Bundle } from '../bundle/bundle.js';
+import { bundleFileOf, readIndex, releasesInDist } from '../bundle/dist-layout.js';
+import { BundleLoadError, loadBundleFile } from '../bundle/load.js';
+import { compareReleases } from '../bundle/registry.js';
+import { judgeRelease, type Verdict } from '../build/compatibility.js';
+import { type CompileResult, compileRepositories } from '../build/compile.js';
+import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
+import { compareRendered, type RenderedComparison, renderedChanges } from '../upgrade/rendered-comparison.js';
+import { CliError, type Io, parseCommandArgs } from './io.js';
+
+export async function runDiff(args: string[], io: Io): Promise<number> {
+  const { values: options, positionals: named } = parseCommandArgs(
+    args,
+    {
+      from: { type: 'string' },
+      to: { type: 'string' },
+      repos: { type: 'string', default: 'repos' },
+      bundles: { type: 'string', default: 'dist' },
+      'api-version': { type: 'string' },
+      format: { type: 'string', default: 'text' },
+    },
+    true,
+  );
+  const positionals: string[] = named;
+  if (options.format !== 'text' && options.format !== 'json') throw new CliError(`--format must be text or json, not "${options.format}"`);
+  const dist = options.bundles!;
+  if (readIndex(dist) === undefined) throw new CliError(`${dist}/index.json not found: diff compares with the releases a build wrote there`);
+
+  const tree = options.to === undefined ? await workingTree(options.repos!, io) : undefined;
+  if (tree === null) return 1;
+  const targets = tree?.bundles ?? builtReleases(dist, options.to!, options['api-version']);
+  for (const name of positionals) {
+    if (!targets.some((bundle) => bundle.repository.name === name)) throw new CliError(`no repository "${name}"; there are ${targets.map((bundle) => bundle.repository.name).join(', ')}`);
+  }
+  const results: Array<{ comparison: RenderedComparison; verdict?: Verdict }> = [];
+  for (const target of targets) {
+    const { name, apiVersion, release } = target.repository;
+    if (positionals.length > 0 && !positionals.includes(name)) continue;
+    const released = releasesInDist(dist, name, apiVersion);
+    const from = options.from ?? released.filter((candidate) => compareReleases(candidate, release) < 0).at(-1);
+    if (from === undefined) {
+      io.err(`${name} ${apiVersion} ${release}: no earlier release in ${dist} to compare with\n`);
+      continue;
+    }
+    if (!released.includes(from)) throw new CliError(`${name} ${apiVersion} has no release ${from} in ${dist}; it has ${released.join(', ') || 'none'}`);
+    const previous = readBundle(bundleFileOf(dist, name, apiVersion, from));
+    const comparison = compareRendered(previous, target);
+    // The working tree is judged as the build would judge it; a built release was judged when it was built.
+    const verdict = tree === undefined ? undefined : judgeRelease(previous, target, tree.kubernetesInputs.get(target), renderedChanges(comparison));
+    results.push({ comparison, verdict });
+    if (options.format === 'text') io.out(formatComparison(comparison) + (verdict === undefined ? '' : formatVerdict(verdict, comparison)));
+  }
+  if (options.format === 'json') io.out(JSON.stringify(results, null, 2) + '\n');
+  const refused = results.some(({ comparison, verdict }) => (verdict === undefined ? outputLevel(comparison) === 'breaking' : !verdict.ok));
+  return refused ? 1 : 0;
+}
+
+/** The repositories as they are now, compiled in memory: what the next build would release; null after lint errors. */
+async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, 'bundles' | 'kubernetesInputs'> | null> {
+  if (!existsSync(repos)) throw new CliError(`${repos} not found: give the repositories with --repos DIR, or compare built releases with --to RELEASE`);
+  const { report, bundles, kubernetesInputs } = await compileRepositories(repos);
+  if (report.errorCount === 0) return { bundles, kubernetesInputs };
+  io.err(report.format());
+  io.err('diff needs repositories without lint errors: fix the errors above\n');
+  return null;
+}
+
+/** Every repository's built release `release` (of `apiVersion`, which must be given where several API versions have it). */
+function builtReleases(dist: string, release: string, apiVersion: string | undefined): Bundle[] {
+  const entries = (readIndex(dist)?.bundles ?? []).filter((entry) => entry.release === release && (apiVersion === undefined || entry.apiVersion === apiVersion));
+  if (entries.length === 0) throw new CliError(`no repository in ${dist} has a release ${release}${apiVersion === undefined ? '' : ` of ${apiVersion}`}`);
+  const repositories = entries.map((entry) => entry.repository);
+  const ambiguous = repositories.find((name, index) => repositories.indexOf(name) !== index);
+  if (ambiguous !== undefined) throw new CliError(`${ambiguous} has a release ${release} in several API versions: say which with --api-version`);
+  return entries.map((entry) => readBundle(bundleFileOf(dist, entry.repository, entry.apiVersion, entry.release)));
+}
+
+function readBundle(file: string): Bundle {
+  try {
+    return loadBundleFile(file).bundle;
+  } catch (error) {
+    if (error instanceof BundleLoadError) throw new CliError(error.message);
+    throw error;
+  }
+}
