@@ -5,7 +5,7 @@
  * every change with its level and the build's verdict too. Exits 1 where the build would refuse the
  * release (for built releases: where a difference breaks callers).
  */
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import type { Bundle } from '../bundle/bundle.js';
 import { bundleFileOf, readIndex, releasesInDist } from '../bundle/dist-layout.js';
 import { BundleLoadError, loadBundleFile } from '../bundle/load.js';
@@ -34,12 +34,13 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
   const dist = options.bundles!;
   if (readIndex(dist) === undefined) throw new CliError(`${dist}/index.json not found: diff compares with the releases a build wrote there`);
 
+  // Names are checked before the (slow) compile: those dist/ has, and those repos/ is adding.
+  const known = new Set([...(readIndex(dist)?.bundles ?? []).map((entry) => entry.repository), ...(options.to === undefined && existsSync(options.repos!) ? readdirSync(options.repos!) : [])]);
+  const unknown = positionals.find((name) => !known.has(name));
+  if (unknown !== undefined) throw new CliError(`no repository "${unknown}"; there are ${[...known].sort().join(', ')}`);
   const tree = options.to === undefined ? await workingTree(options.repos!, io) : undefined;
   if (tree === null) return 1;
   const targets = tree?.bundles ?? builtReleases(dist, options.to!, options['api-version']);
-  for (const name of positionals) {
-    if (!targets.some((bundle) => bundle.repository.name === name)) throw new CliError(`no repository "${name}"; there are ${targets.map((bundle) => bundle.repository.name).join(', ')}`);
-  }
   const results: Array<{ comparison: RenderedComparison; verdict?: Verdict }> = [];
   for (const target of targets) {
     const { name, apiVersion, release } = target.repository;
@@ -51,6 +52,7 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
       continue;
     }
     if (!released.includes(from)) throw new CliError(`${name} ${apiVersion} has no release ${from} in ${dist}; it has ${released.join(', ') || 'none'}`);
+    if (compareReleases(from, release) >= 0) throw new CliError(`${name}: --from ${from} is not a release before ${release}, the one compared with it`);
     const previous = readBundle(bundleFileOf(dist, name, apiVersion, from));
     const comparison = compareRendered(previous, target);
     // The working tree is judged as the build would judge it; a built release was judged when it was built.

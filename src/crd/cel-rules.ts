@@ -27,6 +27,8 @@ export interface SkippedRule {
   reason: string;
   /** Whether it is a transition rule (reads oldSelf): one an update would run, never a create. */
   transition: boolean;
+  /** Where the rule's node is in a manifest, `*` for any list element or map value, e.g. `/spec/storage`. */
+  at: string;
 }
 
 /** A failed rule: a problem of the manifest, with the rule's reason when it gives one. */
@@ -196,7 +198,7 @@ export class CelRules {
     const rule = typeof entry.rule === 'string' ? entry.rule.trim() : '';
     if (rule === '') return undefined; // structural.ts reports it
     const skip = (reason: string, transition: boolean) => {
-      this.skipped.push({ pointer, rule, reason, transition });
+      this.skipped.push({ pointer, rule, reason, transition, at: toPointer(place.manifestPath) });
       return undefined;
     };
     const analysed = analyseExpression(rule, schema);

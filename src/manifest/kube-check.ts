@@ -4,7 +4,7 @@
  * resource with its CRD's schema and x-kubernetes-validations rules, each compiled once per kind.
  */
 import type { ErrorObject } from 'ajv';
-import { CelRules, type TransitionRule } from '../crd/cel-rules.js';
+import { CelRules, type SkippedRule, type TransitionRule } from '../crd/cel-rules.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../render/render-error.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
@@ -78,6 +78,11 @@ export class ManifestCheck {
   /** A CRD's transition rules, where they point: what an update may not change beyond the schema. */
   get transitionRules(): readonly TransitionRule[] {
     return this.celRules?.transitionRules ?? [];
+  }
+
+  /** A CRD's transition rules this library cannot run: an update may break them unseen. */
+  get uncheckedTransitionRules(): readonly SkippedRule[] {
+    return this.celRules?.skipped.filter((rule) => rule.transition) ?? [];
   }
 
   /** What an update from `before` to `after` breaks beyond the schema: a CRD's transition rules; none for built-in kinds. */

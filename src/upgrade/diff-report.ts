@@ -5,7 +5,7 @@
  * every request reads as one.
  */
 import type { Verdict } from '../build/compatibility.js';
-import { type RenderedComparison, type RequestComparison, shown } from './rendered-comparison.js';
+import { type RenderedComparison, type RequestComparison, shown, shownPointer } from './rendered-comparison.js';
 
 /** Requests named under a shared set of differences before the rest are only counted. */
 const NAMED_ALIKE = 3;
@@ -47,11 +47,11 @@ export function formatComparison(comparison: RenderedComparison): string {
         const named = alike.slice(0, NAMED_ALIKE).map((request) => request.request.name);
         lines.push(`      (the same for ${named.join('; ')}${alike.length > NAMED_ALIKE ? `; and ${alike.length - NAMED_ALIKE} more` : ''})`);
       }
-      for (const problem of first!.refused) lines.push(`      ! ${problem.pointer || '/'} ${problem.detail}`, `          BREAKING, refused: ${comparison.to} refuses a request ${comparison.from} rendered`);
+      for (const problem of first!.refused) lines.push(`      ! ${shownPointer(problem.pointer) || '/'} ${problem.detail}`, `          BREAKING, refused: ${comparison.to} refuses a request ${comparison.from} rendered`);
       for (const difference of first!.differences) {
         const mark = difference.before === undefined ? MARK.added : difference.after === undefined ? MARK.dropped : MARK.changed;
         const values = difference.before === undefined ? shown(difference.after) : difference.after === undefined ? shown(difference.before) : `${shown(difference.before)} → ${shown(difference.after)}`;
-        lines.push(`      ${mark} ${difference.pointer}  ${values}`);
+        lines.push(`      ${mark} ${shownPointer(difference.pointer)}  ${values}`);
         lines.push(`          ${difference.level === 'breaking' ? 'BREAKING' : difference.level}, ${difference.class}: ${difference.reason}`);
       }
     }

@@ -17,6 +17,8 @@ export interface ImmutableViolation {
   message: string;
   /** Where the rule comes from: the data file's source URL and function. */
   source: string;
+  /** Other members the API server folds into this field before it validates (a Secret's stringData into data). */
+  writtenFrom: string[];
 }
 
 type Manifests = 'old' | 'new' | 'both' | 'either';
@@ -134,9 +136,22 @@ const RULES = parseImmutableFields(data);
 
 /** What `kubectl apply` of `after` over an object made from `before` would be refused for. Kinds are matched by API group (from apiVersion) and kind, any version. */
 export function immutableViolations(apiVersion: string, kind: string, before: unknown, after: unknown): ImmutableViolation[] {
+  const core = !apiVersion.includes('/');
+  const [stored, storedAfter] = core ? [storedForm(kind, before), storedForm(kind, after)] : [before, after];
   return rulesOf(apiVersion, kind)
-    .filter((rule) => refuses(rule, before, after))
-    .map(({ pointer, message, source }) => ({ pointer, message, source }));
+    .filter((rule) => refuses(rule, stored, storedAfter))
+    .map(({ pointer, message, source }) => ({ pointer, message, source, writtenFrom: (core && FOLDED[kind]?.[pointer]) || [] }));
+}
+
+/** Members the API server folds into others before it validates an update, by kind (core group only). */
+const FOLDED: Record<string, Record<string, string[]>> = { Secret: { '/data': ['/stringData'] } };
+
+/** What the API server validates an update of a core kind on: a Secret's stringData is written into data, base64-encoded, and never stored. */
+function storedForm(kind: string, manifest: unknown): unknown {
+  if (kind !== 'Secret' || !isPlainObject(manifest) || !isPlainObject(manifest.stringData)) return manifest;
+  const { stringData, ...rest } = manifest;
+  const encoded = Object.entries(stringData).map(([name, value]) => [name, Buffer.from(String(value), 'utf8').toString('base64')]);
+  return { ...rest, data: { ...(isPlainObject(rest.data) ? rest.data : {}), ...Object.fromEntries(encoded) } };
 }
 
 /** The immutable fields listed for a kind (for docs and the diff's legend). */

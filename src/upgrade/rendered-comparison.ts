@@ -8,7 +8,7 @@ import { compileCollection } from '../bundle/load.js';
 import type { Change } from '../build/compatibility.js';
 import { checkExec } from '../exec/execute.js';
 import type { Problem } from '../render/render-error.js';
-import type { JsonObject } from '../util/json.js';
+import { fromPointer, isPathPrefix, isPlainObject, type JsonObject } from '../util/json.js';
 import { type ClassifiedDifference, classifyDifferences } from './classify.js';
 import { immutableFieldsOf } from './immutable-fields.js';
 import { manifestDifferences } from './manifest-diff.js';
@@ -51,18 +51,21 @@ export function compareRendered(before: Bundle, after: Bundle): RenderedComparis
     const old = compileCollection(before, collection, '');
     const now = compileCollection(after, successor, '');
     const rendered = new Map<JsonObject, JsonObject>();
+    // Evidence is what a careful caller sent: accepted without a warning of unknown fields.
     const accepted = (body: JsonObject) => {
       const check = checkExec(old, body);
-      if (check.problems.length > 0 || check.manifest === undefined) return false;
+      if (check.problems.length > 0 || check.unknownMembers.length > 0 || check.manifest === undefined) return false;
       rendered.set(body, check.manifest);
       return true;
     };
-    const requests = upgradeRequests(collection, accepted).map((request): RequestComparison => {
+    const requests = upgradeRequests(collection, successor, accepted).map((request): RequestComparison => {
       const previous = rendered.get(request.body)!;
       const check = checkExec(now, request.body);
       if (check.problems.length > 0 || check.manifest === undefined) return { request, refused: check.problems, differences: [] };
       const differences = manifestDifferences(previous, check.manifest);
-      return { request, refused: [], differences: differences.length === 0 ? [] : classifyDifferences(old, now, request.body, previous, check.manifest, differences) };
+      if (differences.length === 0) return { request, refused: [], differences: [] };
+      const classified = classifyDifferences(old, now, request.body, previous, check.manifest, differences);
+      return { request, refused: [], differences: isSecret(successor) ? classified.map(withoutSecretValues) : classified };
     });
     const immutable = [...immutableFieldsOf(successor.apiVersion, successor.kind), ...(now.manifestCheck?.transitionRules ?? [])].map((field) => field.pointer);
     collections.push({ name: collection.name, kind: collection.kind, immutable, requests });
@@ -81,6 +84,11 @@ function describeDifference(difference: { before?: unknown; after?: unknown }): 
   return `changes from ${shown(difference.before)} to ${shown(difference.after)}`;
 }
 
+/** A JSON Pointer as a line of a report shows it: quoted when a member name holds a line break or another control character. */
+export function shownPointer(pointer: string): string {
+  return /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/.test(pointer) ? JSON.stringify(pointer) : pointer;
+}
+
 const SHOWN_LENGTH = 80;
 export function shown(value: unknown): string {
   const text = JSON.stringify(value);
@@ -97,7 +105,7 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
       const problem = first!.refused[0]!;
       changes.push({
         level: 'breaking',
-        text: `${name}, ${first!.request.name}: ${comparison.to} refuses what ${comparison.from} rendered (${problem.pointer || '/'} ${problem.detail})${more(refused.length)}`,
+        text: `${name}, ${first!.request.name}: ${comparison.to} refuses what ${comparison.from} rendered (${shownPointer(problem.pointer) || '/'} ${problem.detail})${more(refused.length)}`,
       });
     }
     const breaking = new Map<string, { first: RequestComparison; difference: ClassifiedDifference; count: number }>();
@@ -117,10 +125,10 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
       }
     }
     for (const { first, difference, count } of breaking.values()) {
-      changes.push({ level: 'breaking', text: `${name}, ${first.request.name}: ${difference.pointer} ${describeDifference(difference)}: ${difference.reason}${more(count)}` });
+      changes.push({ level: 'breaking', text: `${name}, ${first.request.name}: ${shownPointer(difference.pointer)} ${describeDifference(difference)}: ${difference.reason}${more(count)}` });
     }
     if (accepted.size > 0) {
-      const pointers = [...accepted];
+      const pointers = [...accepted].map(shownPointer);
       changes.push({
         level: 'minor',
         text: `${name} renders differently for ${changedRequests} of ${requests.length} requests (${pointers.slice(0, 5).join(', ')}${pointers.length > 5 ? ` and ${pointers.length - 5} more` : ''})`,
@@ -131,3 +139,15 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
 }
 
 const more = (count: number) => (count > 1 ? ` (and ${count - 1} more request${count > 2 ? 's' : ''})` : '');
+
+const isSecret = (collection: { apiVersion: string; kind: string }) => collection.kind === 'Secret' && collection.apiVersion === 'v1';
+const SECRET_MEMBERS = [['data'], ['stringData']];
+
+/** A Secret's values stay out of review output and CI logs, as out of the server's logs: their keys show, their values do not. */
+function withoutSecretValues(difference: ClassifiedDifference): ClassifiedDifference {
+  const at = fromPointer(difference.pointer);
+  if (!SECRET_MEMBERS.some((member) => isPathPrefix(member, at))) return difference;
+  const hidden = (value: unknown): unknown => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, member]) => [name, hidden(member)])) : '(a secret value)');
+  const { before, after, ...rest } = difference;
+  return { ...rest, ...(before === undefined ? {} : { before: hidden(before) }), ...(after === undefined ? {} : { after: hidden(after) }) };
+}

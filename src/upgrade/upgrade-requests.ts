@@ -1,9 +1,10 @@
 /**
  * The requests a release is judged by (CONTRACT §9): every example of the previous release, and
  * requests generated from each example's values, so that the authors' examples are not the only
- * evidence: every facet alone, all facets, each optional input absent, and each optional input the
- * example leaves out added with a value its schema accepts. Only requests the previous release
- * accepts count: no caller can have sent the others.
+ * evidence: every facet alone, all facets, each optional input absent, and each input of either
+ * release the example leaves out added with a value its schema accepts. Only requests the previous
+ * release accepts, with no unknown field, count: no caller can have sent the others, and a careful
+ * one sends no field the release warns of.
  */
 import type { BundleCollection } from '../bundle/bundle.js';
 import { inputPaths } from '../build/compatibility.js';
@@ -22,7 +23,7 @@ export interface UpgradeRequest {
   body: JsonObject;
 }
 
-export function upgradeRequests(collection: BundleCollection, accepted: (body: JsonObject) => boolean): UpgradeRequest[] {
+export function upgradeRequests(collection: BundleCollection, successor: BundleCollection, accepted: (body: JsonObject) => boolean): UpgradeRequest[] {
   const requests: UpgradeRequest[] = [];
   const seen = new Set<string>();
   // Requests that select the same sections with the same values are one request, however written.
@@ -37,8 +38,12 @@ export function upgradeRequests(collection: BundleCollection, accepted: (body: J
   };
   for (const example of collection.examples) add({ name: `example ${example.name}`, example: example.name, generated: false, body: example.request });
 
-  const definitions = (isPlainObject(collection.schema.definitions) ? collection.schema.definitions : {}) as Record<string, Schema>;
-  const paths = [...inputPaths(collection.schema)].filter(([path]) => !path.split('.').includes('*'));
+  // The new release's inputs too: a value an old caller could send under a map (an annotation, say) that the new release now reads.
+  const paths = new Map<string, { schema: Schema; definitions: Record<string, Schema> }>();
+  for (const { schema: root } of [successor, collection]) {
+    const definitions = (isPlainObject(root.definitions) ? root.definitions : {}) as Record<string, Schema>;
+    for (const [path, schema] of inputPaths(root)) if (!path.split('.').includes('*')) paths.set(path, { schema, definitions });
+  }
   const facets = collection.facets.filter((facet) => facet !== MASTER_FACET);
   for (const example of collection.examples) {
     const resolved = resolveVariable(collection.variable, example.request.values, example.request.globalvars);
@@ -48,7 +53,7 @@ export function upgradeRequests(collection: BundleCollection, accepted: (body: J
     const from = `example ${example.name}'s values`;
     for (const facet of facets) add({ name: `${from}, facets [${facet}]`, example: example.name, generated: true, body: request([facet], value) });
     add({ name: `${from}, every facet`, example: example.name, generated: true, body: request(facets, value) });
-    for (const [path, schema] of paths) {
+    for (const [path, { schema, definitions }] of paths) {
       const segments = path.split('.');
       if (lookup(value, segments) !== undefined) {
         add({ name: `${from} without ${path}, every facet`, example: example.name, generated: true, body: request(facets, without(value, segments)) });

@@ -30,6 +30,7 @@ describe('the rules of a CRD version', () => {
     expect(rules.skipped).toEqual([
       {
         pointer: '/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/storage/properties/size/x-kubernetes-validations/0',
+        at: '/spec/storage/size',
         rule: "quantity(self).compareTo(quantity('1Gi')) >= 0",
         reason: "uses compareTo(), quantity() from Kubernetes' CEL libraries, which @bufbuild/cel does not have",
         transition: false,
@@ -262,12 +263,14 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
     expect(compiled.skipped).toEqual([
       {
         pointer: '/properties/spec/x-kubernetes-validations/0',
+        at: '/spec',
         rule: '!oldSelf.hasValue() || self.n >= oldSelf.value().n',
         reason: 'uses optionalOldSelf: oldSelf is then a CEL optional, which @bufbuild/cel does not have (with it the API server runs the rule on a create too)',
         transition: true,
       },
       {
         pointer: '/properties/spec/x-kubernetes-validations/3',
+        at: '/spec',
         rule: 'self.?n.orValue(0) >= oldSelf.?n.orValue(0)',
         reason: 'uses optional syntax (.? or [?]), which @bufbuild/cel does not parse',
         transition: true,

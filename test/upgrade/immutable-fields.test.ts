@@ -40,7 +40,7 @@ function refused(before: { apiVersion: string; kind: string }, after: unknown): 
 describe('immutableViolations', () => {
   it('refuses a new StorageClass provisioner in the API server words, naming where the rule lives', () => {
     expect(immutableViolations('storage.k8s.io/v1', 'StorageClass', storageClass({}), storageClass({ provisioner: 'pd.csi.storage.gke.io' }))).toEqual([
-      { pointer: '/provisioner', message: 'updates to provisioner are forbidden.', source: `${STORAGE_VALIDATION} ValidateStorageClassUpdate` },
+      { pointer: '/provisioner', message: 'updates to provisioner are forbidden.', source: `${STORAGE_VALIDATION} ValidateStorageClassUpdate`, writtenFrom: [] },
     ]);
   });
 
@@ -90,7 +90,7 @@ describe('immutableViolations', () => {
 
   it('lets a claim grow its storage request, never shrink it, comparing Kubernetes quantities', () => {
     expect(immutableViolations('v1', 'PersistentVolumeClaim', claim('10Gi'), claim('5Gi'))).toEqual([
-      { pointer: '/spec/resources/requests/storage', message: 'field can not be less than status.capacity', source: expect.stringContaining('ValidatePersistentVolumeClaimUpdate') },
+      { pointer: '/spec/resources/requests/storage', message: 'field can not be less than status.capacity', source: expect.stringContaining('ValidatePersistentVolumeClaimUpdate'), writtenFrom: [] },
     ]);
     expect(refused(claim('1Gi'), claim('1024Mi'))).toEqual([]);
     expect(refused(claim('1Gi'), claim('2Gi'))).toEqual([]);
@@ -112,6 +112,14 @@ describe('immutableViolations', () => {
     expect(refused(configMap({ immutable: true, data: { mode: 'a' } }), configMap({ data: { mode: 'a' } }))).toEqual(['/immutable']);
   });
 
+  it('judges a Secret as the API server stores it: stringData folded into data, so equal content in either passes', () => {
+    const secret = (members: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, immutable: true, ...members });
+    const password = Buffer.from('s3cret').toString('base64');
+    expect(refused(secret({ stringData: { password: 's3cret' } }), secret({ data: { password } }))).toEqual([]);
+    const changed = immutableViolations('v1', 'Secret', secret({ stringData: { password: 's3cret' } }), secret({ stringData: { password: 'other' } }));
+    expect(changed.map(({ pointer, writtenFrom }) => ({ pointer, writtenFrom }))).toEqual([{ pointer: '/data', writtenFrom: ['/stringData'] }]);
+  });
+
   it('compares an unordered list as a set', () => {
     const quota = (scopes: string[]) => ({ apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name: 'compute' }, spec: { scopes } });
     expect(refused(quota(['Terminating', 'BestEffort']), quota(['BestEffort', 'Terminating']))).toEqual([]);
@@ -131,6 +139,7 @@ describe('immutableViolations', () => {
         pointer: '/spec/volumeClaimTemplates',
         message: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
         source: expect.stringContaining('ValidateStatefulSetUpdate'),
+        writtenFrom: [],
       },
     ]);
   });

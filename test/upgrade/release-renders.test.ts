@@ -134,6 +134,19 @@ describe('a release judged by what it renders', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(new RegExp(`backuppolicy, ${anExample(BACKUP)}: /spec/storage/bucket changes from "([^"]+)" to "archive-\\1": the bucket of a policy cannot be changed`));
   });
+
+  it('refuses a change under a CRD transition rule it cannot run, rather than call it accepted: the API server runs it', async () => {
+    // First a release whose CRD guards the bucket with a rule of Kubernetes' CEL library, then a change of the bucket.
+    const crd = `${BACKUP.repository}/crds/backuppolicies.yaml`;
+    const rule = readFileSync(path.join(SHIPPED_REPOS, crd), 'utf8').replace('- rule: self == oldSelf', '- rule: sets.equivalent([self], [oldSelf])');
+    const first = repoCopy(SHIPPED_REPOS, { [crd]: rule, ...minorBump(BACKUP.repository) });
+    const released = await build(first);
+    expect(released.code, released.stderr).toBe(0);
+    const second = repoCopy(first, { ...edited(BACKUP, 'core', (text) => text.replace('"bucket": "{{', '"bucket": "archive-{{')), ...minorBump(BACKUP.repository, first) });
+    const run = await build(second, released.dist);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/\/spec\/storage\/bucket changes from "([^"]+)" to "archive-\1": the BackupPolicy CRD of the previous release guards it with the transition rule "sets\.equivalent\(\[self\], \[oldSelf\]\)", which cannot be run here/);
+  });
 });
 
 describe('facetform diff', () => {
@@ -159,5 +172,11 @@ describe('facetform diff', () => {
     const missing = await runCli(['diff', 'service-resources', '--from', '0.0.1', '--repos', SHIPPED_REPOS, '--bundles', DIST]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain(`has no release 0.0.1 in ${DIST}; it has ${committedReleases('service-resources').join(', ')}`);
+    const backwards = await runCli(['diff', 'service-resources', '--from', second!, '--to', first!, '--bundles', DIST]);
+    expect(backwards.code).toBe(2);
+    expect(backwards.stderr).toContain(`--from ${second} is not a release before ${first}`);
+    const unknown = await runCli(['diff', 'no-such-repository', '--repos', SHIPPED_REPOS, '--bundles', DIST]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('no repository "no-such-repository"; there are ');
   });
 });

@@ -2,11 +2,14 @@
  * The rendered comparison on its own: which requests are the evidence, and how each difference of
  * two releases' manifests is classified. Bundles are compiled from the small demo repository.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/bundle.js';
 import { compileRepositories } from '../../src/build/compile.js';
 import { compareRendered } from '../../src/upgrade/rendered-comparison.js';
-import { DEMO_REPOS, repoCopy } from '../helpers/repos.js';
+import { upgradeRequests } from '../../src/upgrade/upgrade-requests.js';
+import { committedReleases, DEMO_REPOS, repoCopy, ROOT } from '../helpers/repos.js';
 
 const SECTIONS = 'demo-resources/settings/sections';
 const section = (body: Record<string, unknown>) => JSON.stringify({ $description: 'A section.', ...body });
@@ -31,8 +34,8 @@ describe('the requests a release is judged by', () => {
     const names = settings!.requests.map((request) => request.request.name);
     expect(names).toEqual(
       expect.arrayContaining([
+        // The example selects addon:data itself, so "facets [addon:data]" is the same request, judged once.
         'example basic',
-        "example basic's values, facets [addon:data]",
         "example basic's values, facets [addon:immutable]",
         "example basic's values, every facet",
         "example basic's values without data, every facet",
@@ -42,6 +45,13 @@ describe('the requests a release is judged by', () => {
     );
     // The same release renders the same.
     expect(settings!.requests.every((request) => request.differences.length === 0 && request.refused.length === 0)).toBe(true);
+  });
+
+  it('add the inputs only the new release reads, which an old caller could already send (a key of a map, say)', () => {
+    const [collection] = twoFacets.collections;
+    const successor = { ...collection!, schema: { ...collection!.schema, properties: { ...(collection!.schema.properties as object), note: { type: 'string' } } } };
+    const names = upgradeRequests(collection!, successor, () => true).map((request) => request.name);
+    expect(names).toContain('example basic\'s values with note = "example", every facet');
   });
 
   it('leave out requests the previous release refuses: no caller can have sent them', () => {
@@ -62,6 +72,19 @@ describe('each difference', () => {
       { pointer: '/binaryData', kind: 'accepted', level: 'minor' },
     ]);
     expect(example.differences[0]!.reason).toContain('no longer renders what the caller set at /values/app/data');
+  });
+
+  it('is dropped (breaking) when an object holding what the caller set goes, even where its values land elsewhere', async () => {
+    const labelled = (where: string) => section({ facets: ['master'], apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: '{{ __SET_ID__.metadata.name }}', [where]: { team: '{{ __SET_ID__.team }}' } } });
+    const files = { [`demo-resources/settings/examples/team.json`]: JSON.stringify({ values: { app: { metadata: { name: 'app' }, team: 'payments' } } }) };
+    const before = await bundleOf({ ...files, [`${SECTIONS}/core.json`]: labelled('labels') });
+    const after = await bundleOf({ ...files, [`${SECTIONS}/core.json`]: labelled('annotations') });
+    const example = compareRendered(before, after).collections[0]!.requests.find((request) => request.request.name === 'example team')!;
+    expect(example.differences.map(({ pointer, class: kind }) => ({ pointer, kind }))).toEqual([
+      { pointer: '/metadata/labels', kind: 'dropped' },
+      { pointer: '/metadata/annotations', kind: 'accepted' },
+    ]);
+    expect(example.differences[0]!.reason).toContain('what the caller set at /values/app/team');
   });
 
   it('is an identity change (breaking) when it renames the object or moves it to another namespace', async () => {
@@ -86,5 +109,24 @@ describe('each difference', () => {
     });
     const example = compareRendered(before, after).collections[0]!.requests.find((request) => request.request.name === 'example basic')!;
     expect(example.differences.find((difference) => difference.pointer === '/data')).toMatchObject({ class: 'immutable', level: 'breaking' });
+  });
+
+  it('never shows a Secret\'s values, only its keys', () => {
+    const file = path.join(ROOT, 'dist', 'config-and-storage-resources', 'v1', committedReleases('config-and-storage-resources').at(-1)!, 'bundle.json');
+    const before = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+    // The new release renders stringData for every request that selects addon:type too.
+    const after = structuredClone(before);
+    const secret = after.collections.find((collection) => collection.kind === 'Secret')!;
+    secret.sections.find((candidate) => candidate.name === 'stringdata')!.facets.push('addon:type');
+    const comparison = compareRendered(before, after).collections.find((collection) => collection.kind === 'Secret')!;
+    const differences = comparison.requests.flatMap((request) => request.differences);
+    expect(differences.length).toBeGreaterThan(0);
+    const shown = JSON.stringify(differences);
+    const values = secret.examples.flatMap((example) => Object.values(example.request.values as Record<string, { stringData?: Record<string, string> }>)).flatMap((input) => Object.entries(input.stringData ?? {}));
+    expect(values.length).toBeGreaterThan(0);
+    for (const [key, value] of values) {
+      expect(shown).toContain(JSON.stringify(key));
+      expect(shown).not.toContain(JSON.stringify(value));
+    }
   });
 });
