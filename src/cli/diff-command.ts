@@ -32,15 +32,18 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
   const positionals: string[] = named;
   if (options.format !== 'text' && options.format !== 'json') throw new CliError(`--format must be text or json, not "${options.format}"`);
   const dist = options.bundles!;
-  if (readIndex(dist) === undefined) throw new CliError(`${dist}/index.json not found: diff compares with the releases a build wrote there`);
+  const index = readIndex(dist);
+  if (index === undefined) throw new CliError(`${dist}/index.json not found: diff compares with the releases a build wrote there`);
 
   // Names are checked before the (slow) compile: those dist/ has, and those repos/ is adding.
-  const known = new Set([...(readIndex(dist)?.bundles ?? []).map((entry) => entry.repository), ...(options.to === undefined && existsSync(options.repos!) ? readdirSync(options.repos!) : [])]);
+  const known = new Set([...index.bundles.map((entry) => entry.repository), ...(options.to === undefined && existsSync(options.repos!) ? readdirSync(options.repos!) : [])]);
   const unknown = positionals.find((name) => !known.has(name));
   if (unknown !== undefined) throw new CliError(`no repository "${unknown}"; there are ${[...known].sort().join(', ')}`);
   const tree = options.to === undefined ? await workingTree(options.repos!, io) : undefined;
   if (tree === null) return 1;
   const targets = tree?.bundles ?? builtReleases(dist, options.to!, options['api-version']);
+  const missing = positionals.find((name) => !targets.some((target) => target.repository.name === name));
+  if (missing !== undefined) throw new CliError(`${missing} has no release ${options.to ?? 'in ' + options.repos} to compare`);
   const results: Array<{ comparison: RenderedComparison; verdict?: Verdict }> = [];
   for (const target of targets) {
     const { name, apiVersion, release } = target.repository;

@@ -67,7 +67,8 @@ export function compareRendered(before: Bundle, after: Bundle): RenderedComparis
       const classified = classifyDifferences(old, now, request.body, previous, check.manifest, differences);
       return { request, refused: [], differences: isSecret(successor) ? classified.map(withoutSecretValues) : classified };
     });
-    const immutable = [...immutableFieldsOf(successor.apiVersion, successor.kind), ...(now.manifestCheck?.transitionRules ?? [])].map((field) => field.pointer);
+    const guarded = [...immutableFieldsOf(successor.apiVersion, successor.kind), ...(old.manifestCheck?.transitionRules ?? []), ...(now.manifestCheck?.transitionRules ?? [])];
+    const immutable = [...new Set(guarded.map((field) => field.pointer))];
     collections.push({ name: collection.name, kind: collection.kind, immutable, requests });
   }
   const previous = new Set(before.collections.map((collection) => collection.name));
