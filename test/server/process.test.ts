@@ -184,7 +184,8 @@ describe('WORKERS', () => {
     expect(running.stderr()).toContain('with 2 workers');
     const url = new URL(running.url + execPath('service-resources', 'service'));
     const body = JSON.stringify(SEED);
-    const pidsServing = () => new Set(running.stdout().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line).pid));
+    const server = running;
+    const pidsServing = () => new Set(server.stdout().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line).pid));
     // The start line comes when the first worker listens; the second may still be starting on a busy
     // machine, so requests go on until both have answered (round robin), within a bound.
     for (let index = 0; index < 400 && (index < 20 || pidsServing().size < 2); index++) {
