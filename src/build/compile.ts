@@ -219,9 +219,19 @@ function compileCollection(context: CollectionContext, typing: KindTyping, repor
   return { collection, kubernetesInput };
 }
 
-export async function compileRepositories(reposDir: string): Promise<CompileResult> {
+export interface CompileOptions {
+  /**
+   * Kubernetes types kept from one compile to the next (`facetform dev`): kinds it has are not
+   * generated again, and kinds it lacks are added to it. By default each compile generates its own.
+   */
+  kubeTypes?: KubeTypes;
+  /** Only these repositories of the folder (folder names); by default every one. */
+  repositories?: readonly string[];
+}
+
+export async function compileRepositories(reposDir: string, options: CompileOptions = {}): Promise<CompileResult> {
   const report = new LintReport();
-  const sources = loadRepositories(reposDir);
+  const sources = loadRepositories(reposDir, options.repositories);
   const planned = sources.map((repository) => {
     const contexts = collectionContexts(repository);
     lintStructure(repository, contexts, report);
@@ -231,7 +241,7 @@ export async function compileRepositories(reposDir: string): Promise<CompileResu
   const kinds = planned.flatMap(({ contexts }) =>
     contexts.filter((context) => compilable(context, report)).map((context) => ({ apiVersion: String(context.declaration!.apiVersion), kind: String(context.declaration!.kind) })),
   );
-  const kindTypes = new KindTypes(KubeTypes.generate(kinds), kinds);
+  const kindTypes = new KindTypes(options.kubeTypes?.add(kinds) ?? KubeTypes.generate(kinds), kinds);
 
   const bundles: Bundle[] = [];
   const kubernetesInputs = new Map<Bundle, KubernetesInputs>();

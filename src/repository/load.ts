@@ -62,10 +62,12 @@ function jsonFiles(dir: string): NamedFile[] {
     .map((entry) => ({ name: entry.slice(0, -'.json'.length), file: new SourceFile(path.join(dir, entry)) }));
 }
 
-export function loadRepositories(reposDir: string): RepositorySource[] {
+/** Every repository of `reposDir`, or the ones `only` names (folder names). */
+export function loadRepositories(reposDir: string, only?: readonly string[]): RepositorySource[] {
   if (!existsSync(reposDir) || !isDir(reposDir)) throw new Error(`repositories folder ${reposDir} does not exist`);
   const repositories: RepositorySource[] = [];
   for (const entry of listDir(reposDir)) {
+    if (only !== undefined && !only.includes(entry)) continue;
     const dir = path.join(reposDir, entry);
     if (!isDir(dir) || !existsSync(path.join(dir, REPOSITORY_FILE))) continue;
     const collections: CollectionSource[] = [];

@@ -26,6 +26,42 @@ function ajv(): Ajv {
   return shared;
 }
 
+/**
+ * Compiled validators by schema text, for a process that compiles the same schemas again and again
+ * (`facetform dev` rebuilds on every save): a schema compiled before is not compiled again. Off
+ * unless switched on; at most `size` kept, the least recently used dropped (from ajv too).
+ */
+class CompiledBySchemaText {
+  private readonly entries = new Map<string, { schema: Schema; validate: ValidateFunction }>();
+
+  constructor(private readonly size: number) {}
+
+  compile(schema: Schema): ValidateFunction {
+    const text = JSON.stringify(schema);
+    const found = this.entries.get(text);
+    if (found !== undefined) {
+      this.entries.delete(text);
+      this.entries.set(text, found);
+      return found.validate;
+    }
+    const validate = ajv().compile(schema);
+    this.entries.set(text, { schema, validate });
+    for (const [oldest, entry] of this.entries) {
+      if (this.entries.size <= this.size) break;
+      this.entries.delete(oldest);
+      ajv().removeSchema(entry.schema);
+    }
+    return validate;
+  }
+}
+
+let compiled: CompiledBySchemaText | undefined;
+
+/** Keeps up to `size` compiled validators by schema text from now on, for every InputValidator of this process. */
+export function keepCompiledValidators(size = 64): void {
+  compiled ??= new CompiledBySchemaText(size);
+}
+
 export interface InputCheck {
   /** As ajv finds them: one pointer may come twice (execute keeps one per pointer). */
   problems: Problem[];
@@ -44,7 +80,7 @@ export class InputValidator {
 
   /** Compiles now rather than on the first check, e.g. to fail early on a broken schema. */
   compile(): ValidateFunction {
-    this.validateFn ??= ajv().compile(this.schema);
+    this.validateFn ??= compiled === undefined ? ajv().compile(this.schema) : compiled.compile(this.schema);
     return this.validateFn;
   }
 

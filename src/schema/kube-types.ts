@@ -29,18 +29,34 @@ export interface MemberType {
 }
 
 export class KubeTypes {
-  private constructor(private readonly kinds: Map<string, KindSchema>) {}
+  private readonly kinds = new Map<string, KindSchema>();
+
+  private constructor() {}
 
   /** Generates the schemas of the given kinds; kinds kubernetes-models does not know are left out. */
   static generate(wanted: Array<{ apiVersion: string; kind: string }>): KubeTypes {
+    return new KubeTypes().add(wanted);
+  }
+
+  /**
+   * None yet, for a process that compiles again and again (`facetform dev`): `add` generates each
+   * kind once, and every later compile takes the schemas it already has. A kind's schema is the
+   * same whichever compile generated it.
+   */
+  static empty(): KubeTypes {
+    return new KubeTypes();
+  }
+
+  /** Generates the schemas of the given kinds that are not here yet; returns this. */
+  add(wanted: Array<{ apiVersion: string; kind: string }>): this {
     const byDeclarations = new Map<string, Set<string>>();
     for (const { apiVersion, kind } of wanted) {
+      if (this.kinds.has(`${apiVersion}|${kind}`)) continue;
       const model = kubeModel(apiVersion, kind);
       if (model === undefined) continue;
       if (!byDeclarations.has(model.declarations)) byDeclarations.set(model.declarations, new Set());
       byDeclarations.get(model.declarations)!.add(`${apiVersion}|${kind}`);
     }
-    const kinds = new Map<string, KindSchema>();
     for (const [file, keys] of byDeclarations) {
       const generator = createGenerator({ path: file, expose: 'export', topRef: true, skipTypeCheck: true, jsDoc: 'extended' });
       for (const key of [...keys].sort()) {
@@ -49,10 +65,10 @@ export class KubeTypes {
         const generated = generator.createSchema(model.typeName);
         const definitions = normalise(generated.definitions ?? {});
         addValidatorConstraints(kind, definitions, model.validate);
-        kinds.set(key, { kind, apiVersion, definitions });
+        this.kinds.set(key, { kind, apiVersion, definitions });
       }
     }
-    return new KubeTypes(kinds);
+    return this;
   }
 
   kindSchema(apiVersion: string, kind: string): KindSchema | undefined {

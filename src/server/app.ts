@@ -1,7 +1,7 @@
 /**
  * The Koa application: small middleware, each doing one thing, in this order:
  * request id → access log → in-flight answers → errors → security headers → API key → rate limit →
- * unknown methods → routes.
+ * unknown methods → routes. Under `facetform dev`, the preview marking comes first (preview.ts).
  */
 import Router from '@koa/router';
 import Koa from 'koa';
@@ -19,6 +19,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
 import { execRoutes } from './routes/exec.js';
 import { healthRoutes } from './routes/health.js';
+import { previewMarking, previewRoutes } from './preview.js';
 import type { ServerState } from './state.js';
 
 export function createApp(state: ServerState): Koa {
@@ -27,6 +28,7 @@ export function createApp(state: ServerState): Koa {
   app.silent = true;
   // Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route.
   const router = new Router({ sensitive: true, strict: true });
+  if (state.preview !== undefined) previewRoutes(router, state, state.preview);
   execRoutes(router, state);
   batchRoutes(router, state);
   discoveryRoutes(router, state);
@@ -34,6 +36,7 @@ export function createApp(state: ServerState): Koa {
   consoleRoutes(router);
   healthRoutes(router, state);
 
+  if (state.preview !== undefined) app.use(previewMarking(state.preview));
   app.use(requestId());
   app.use(accessLog(state));
   app.use(inflightAnswers(state));

@@ -6,6 +6,7 @@ import type { WorkerCapacity } from './cluster.js';
 import type { RequestLimits } from './config.js';
 import type { InflightBytes } from './inflight-bytes.js';
 import type { Metrics } from './metrics.js';
+import type { Preview } from './preview.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 
 export interface ServerState {
@@ -24,6 +25,8 @@ export interface ServerState {
   workers?: WorkerCapacity;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;
+  /** Set by `facetform dev`: the answers are an unreleased preview of the working tree, marked as such. */
+  preview?: Preview;
   /** The OpenAPI document of the loaded bundles, made on first request and kept until a reload. */
   openapi(): string;
 }

@@ -28,9 +28,9 @@ export async function killServers(): Promise<void> {
   );
 }
 
-/** `stdout`: a file descriptor for the server to write its log to, instead of a pipe read into stdout(). */
-export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/, stdout: 'pipe' | number = 'pipe'): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], {
+/** `stdout`: a file descriptor for the server to write its log to, instead of a pipe read into stdout(). `args`: the command, `serve` unless another (`dev --repos DIR`). */
+export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/, stdout: 'pipe' | number = 'pipe', args: string[] = ['serve']): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', stdout, 'pipe'],

@@ -1,0 +1,183 @@
+/**
+ * `facetform dev` serves the working tree of repos/ as an unreleased preview, through the same app
+ * as `serve`. What only the preview adds lives here: the marking of every answer
+ * (`X-Facetform-Preview`, the release as `<declared>+dev`, a `preview` member in discovery answers),
+ * the events the console listens to (`GET /dev/events`, Server-Sent Events), and TypeScript
+ * declarations made in memory, since a preview writes no files.
+ */
+import { PassThrough } from 'node:stream';
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import type { LoadedCollection } from '../bundle/load.js';
+import { queryParameters } from './middleware/query-parameters.js';
+import { COLLECTION_PATH } from './routes/exec.js';
+import { findCollection, setBundleHeaders } from './routes/lookup.js';
+import type { ServerState } from './state.js';
+
+export const PREVIEW_HEADER = 'X-Facetform-Preview';
+/** Appended to the declared release in X-Facetform-Release: semver build metadata, so the release it will become stays readable. */
+export const PREVIEW_RELEASE_SUFFIX = '+dev';
+export const EVENTS_PATH = '/dev/events';
+
+/** What the console is told after every rebuild; nothing in it needs the key. */
+export interface PreviewStatus {
+  /** Changes when this process starts, so that a console sees a restarted `facetform dev` as a rebuild. */
+  session: string;
+  /** Counts the rebuilds that changed what is served. */
+  generation: number;
+  keyless: boolean;
+  repositories: Array<{
+    name: string;
+    /** The declared release with +dev, of what is served; absent while nothing of it compiles. */
+    release?: string;
+    errors: number;
+    warnings: number;
+    /** True when lint errors keep the last good preview of it serving (or none, when it never compiled). */
+    stale: boolean;
+    /** Per collection served, a digest of what discovery says of it (facets, sections, schema, examples), not of what it renders. */
+    collections: Record<string, string>;
+  }>;
+}
+
+type Listener = (status: PreviewStatus) => void;
+
+export class Preview {
+  private readonly listeners = new Set<Listener>();
+  private readonly streams = new Set<PassThrough>();
+  private readonly declarations = new Map<string, Promise<string>>();
+  private current: PreviewStatus;
+
+  /**
+   * `note`: the value of X-Facetform-Preview, e.g. "unreleased working tree of repos/".
+   * `keyless`: every route answers without X-APIKEY (dev on a loopback address with no key configured).
+   */
+  constructor(
+    readonly note: string,
+    readonly keyless: boolean,
+  ) {
+    this.current = { session: `${process.pid}-${Date.now()}`, generation: 0, keyless, repositories: [] };
+  }
+
+  get status(): PreviewStatus {
+    return this.current;
+  }
+
+  /** Tells every listening console; declarations of bundles no longer served are dropped. */
+  publish(status: Omit<PreviewStatus, 'session' | 'keyless'>, servedDigests: ReadonlySet<string>): void {
+    this.current = { ...status, session: this.current.session, keyless: this.keyless };
+    for (const key of this.declarations.keys()) if (!servedDigests.has(key.split(' ')[0]!)) this.declarations.delete(key);
+    for (const listener of this.listeners) listener(this.current);
+  }
+
+  subscribe(listener: Listener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The collection's TypeScript declaration, made once per bundle (json-schema-to-typescript, loaded only when asked). */
+  typeDeclarations(found: LoadedCollection): Promise<string> {
+    const key = `${found.bundle.digest} ${found.collection.name}`;
+    let made = this.declarations.get(key);
+    if (made === undefined) {
+      const repository = { ...found.bundle.repository, release: found.bundle.repository.release + PREVIEW_RELEASE_SUFFIX };
+      made = import('../build/declarations.js').then(({ typeDeclarations }) => typeDeclarations(repository, found.collection));
+      made.catch(() => this.declarations.delete(key));
+      this.declarations.set(key, made);
+    }
+    return made;
+  }
+
+  /** Ends every event stream, so that a shutdown need not wait for the consoles. */
+  close(): void {
+    for (const stream of this.streams) stream.end();
+    this.streams.clear();
+    this.listeners.clear();
+  }
+
+  /** @internal the event stream of one console */
+  open(stream: PassThrough): void {
+    this.streams.add(stream);
+    stream.once('close', () => this.streams.delete(stream));
+  }
+}
+
+/** Header values are printable ASCII: a folder name may not be. */
+export function headerText(text: string): string {
+  return text.replace(/[^\x20-\x7e]/g, '?');
+}
+
+/**
+ * Marks every answer as the preview: X-Facetform-Preview, and the release in X-Facetform-Release
+ * as `<declared>+dev` (each one of a batch). GET discovery answers (`/apis/repos…`) say `preview`
+ * in their body too. Outermost, so that error answers and the ones other middleware replace are
+ * marked as well.
+ */
+export function previewMarking(preview: Preview): Middleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+    } finally {
+      ctx.set(PREVIEW_HEADER, preview.note);
+      // Koa answers undefined for a header that is not set, whatever its types say.
+      const release = ctx.response.get('X-Facetform-Release') as string | undefined;
+      if (typeof release === 'string' && release !== '') {
+        ctx.set(
+          'X-Facetform-Release',
+          release
+            .split(', ')
+            .map((named) => named + PREVIEW_RELEASE_SUFFIX)
+            .join(', '),
+        );
+      }
+      const body: unknown = ctx.body;
+      if (ctx.method === 'GET' && ctx.status === 200 && (ctx.path === '/apis/repos' || ctx.path.startsWith('/apis/repos/')) && isPlainObject(body)) {
+        ctx.body = { ...body, preview: `${preview.note}: served by facetform dev from the files as they are now, not a release; releases are made by facetform build` };
+      }
+    }
+  };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+
+/** How often an idle event stream says something, so that no proxy or idle timeout closes it. */
+const HEARTBEAT_MS = 15_000;
+
+/** Routes of the preview only; registered before the others, so that its types route is the one that answers. */
+export function previewRoutes(router: Router, state: ServerState, preview: Preview): void {
+  router.get(EVENTS_PATH, queryParameters([]), (ctx) => {
+    // An event stream is idle for long stretches: the stall timeout of answers does not apply to it.
+    ctx.req.socket.setTimeout(0);
+    ctx.req.socket.setNoDelay(true);
+    const stream = new PassThrough();
+    preview.open(stream);
+    ctx.status = 200;
+    ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = stream;
+    const send = (status: PreviewStatus) => stream.write(`event: status\ndata: ${JSON.stringify(status)}\n\n`);
+    // The browser reconnects after a restart on its own; a second is enough of a wait.
+    stream.write('retry: 1000\n\n');
+    send(preview.status);
+    const unsubscribe = preview.subscribe(send);
+    const heartbeat = setInterval(() => stream.write(': still here\n\n'), HEARTBEAT_MS);
+    heartbeat.unref();
+    let ended = false;
+    const end = () => {
+      if (ended) return;
+      ended = true;
+      clearInterval(heartbeat);
+      unsubscribe();
+      stream.end();
+    };
+    ctx.res.once('close', end);
+    stream.once('close', end);
+  });
+
+  // The build writes declarations beside the bundle; a preview has no files, so they are made when asked.
+  router.get(`${COLLECTION_PATH}/types`, queryParameters(['release']), async (ctx) => {
+    const found = findCollection(state, ctx);
+    setBundleHeaders(ctx, found.bundle);
+    ctx.body = await preview.typeDeclarations(found);
+    ctx.set('Content-Type', 'text/plain; charset=utf-8');
+  });
+}
