@@ -2,12 +2,12 @@
  * The console end to end, in a real browser: Debian's chromium driven by playwright-core, against
  * the real server over HTTP. Leaves a screenshot in test-artifacts/.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { declaredRelease, repositoriesIn, ROOT } from './helpers/repos.js';
-import { KEY, startTestServer, type TestServer } from './helpers/server.js';
+import { collectionOfKind, declaredRelease, repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
+import { BASE, KEY, startTestServer, type TestServer } from './helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
@@ -27,6 +27,55 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
   }
 }
 const text = (selector: string) => page.locator(selector).textContent().then((value) => value ?? '');
+const field = (pointer: string) => page.locator(`#values-form [data-pointer="${pointer}"]`);
+
+// What the console is checked against comes from repos/ and the served schema, not from the console's own reading of them.
+
+/** The Service collection of repos/, its sections (facets, $description, the input paths their placeholders read) and its seed. */
+const SERVICE = collectionOfKind('Service');
+const SERVICE_SECTIONS = readdirSync(path.join(SHIPPED_REPOS, SERVICE.repository, SERVICE.collection, 'sections'))
+  .sort()
+  .map((file) => {
+    const section = JSON.parse(readFileSync(path.join(SHIPPED_REPOS, SERVICE.repository, SERVICE.collection, 'sections', file), 'utf8'));
+    const references = [...JSON.stringify(section).matchAll(/\{\{([^}]*)\}\}/g)].flatMap((match) => match[1]!.split('??').map((reference) => reference.trim()));
+    const inputs = references.filter((reference) => reference.startsWith(`${SERVICE.variable}.`)).map((reference) => reference.slice(SERVICE.variable.length + 1));
+    return { name: file.replace(/\.json$/, ''), facets: section.facets as string[], description: section.$description as string, inputs };
+  });
+const ENTRY = SERVICE.seed.globalvars![SERVICE.variable]!;
+const pointerOf = (path: string) => `/values/${ENTRY}/${path.split('.').join('/')}`;
+
+/** A schema node with its $ref followed and its allOf parts joined (properties, required, enum). */
+function deref(node: any, root: any): any {
+  if (node === undefined) return undefined;
+  let result = { ...node };
+  if (node.$ref) result = { ...deref(node.$ref.split('/').slice(1).reduce((at: any, key: string) => at[key], root), root), ...result, $ref: undefined };
+  for (const part of node.allOf ?? []) {
+    const other = deref(part, root);
+    result = { ...other, ...result, properties: { ...other.properties, ...result.properties }, required: [...(result.required ?? []), ...(other.required ?? [])] };
+  }
+  return result;
+}
+/** The schema of an input path (`spec.type`), or undefined. */
+function schemaAt(root: any, inputPath: string): any {
+  let node = deref(root, root);
+  for (const segment of inputPath.split('.')) node = node && deref(/^\d+$/.test(segment) ? node.items : node.properties?.[segment], root);
+  return node;
+}
+async function servedSchema(): Promise<any> {
+  return (await server.request(`${BASE}/${SERVICE.repository}/v1/resources/collections/${SERVICE.collection}/schema`)).json();
+}
+
+/** Opens the console on the Service collection, the key already in the tab's sessionStorage. */
+async function openService(): Promise<void> {
+  await page.goto(server.url + '/console');
+  await eventually(async () => (await page.locator('#repository option').count()) > 0, 'the repositories');
+  await page.selectOption('#repository', { label: `${SERVICE.repository} v1 (${declaredRelease(SERVICE.repository)})` });
+  await eventually(async () => (await page.locator(`#collection option:has-text("${SERVICE.collection} (Service)")`).count()) === 1, 'the collections');
+  await page.selectOption('#collection', { label: `${SERVICE.collection} (Service)` });
+  await eventually(async () => (await page.locator('#facet-list input').count()) === new Set(SERVICE_SECTIONS.flatMap((section) => section.facets)).size, 'the facets');
+  await eventually(async () => (await text('#render-state')).startsWith('rendered'), 'the seed to render');
+}
+const facetId = (facet: string) => `#facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
 
 // CI installs chromium (.ci/run): there a missing browser fails the test instead of skipping it.
 describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in a real browser', () => {
@@ -43,7 +92,8 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
 
   it('shows the key as not set, renders a Service with ports, and shows a field error where it belongs', async () => {
     const failed: string[] = [];
-    page.on('requestfailed', (request) => failed.push(request.url()));
+    // Chromium reports every fetch with HEAD as failed (net::ERR_ABORTED) though it got its answer: those say nothing here.
+    page.on('requestfailed', (request) => void (request.method() !== 'HEAD' && failed.push(request.url())));
     await page.goto(server.url + '/');
     expect(await text('#key-state')).toBe('not set');
 
@@ -114,6 +164,119 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     expect(await phone.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await phone.screenshot({ path: path.join(ARTIFACTS, 'console-phone.png'), fullPage: true });
     await phone.close();
+  });
+
+  it('builds the form from the schema: ticking a facet adds the fields its sections read, an enum is a select, required members are marked', async () => {
+    const schema = await servedSchema();
+    const masterInputs = SERVICE_SECTIONS.filter((section) => section.facets.includes('master')).flatMap((section) => section.inputs);
+    // A facet, with the fewest sections, that reads an input with an enum that no master section reads.
+    const candidates = SERVICE_SECTIONS.flatMap((section) => section.inputs.filter((input) => !masterInputs.includes(input) && schemaAt(schema, input)?.enum).map((input) => ({ input, facets: section.facets.filter((facet) => facet !== 'master') })));
+    const sectionsOf = (facet: string) => SERVICE_SECTIONS.filter((section) => section.facets.includes(facet)).length;
+    const [{ facet, input }] = candidates.flatMap(({ input, facets }) => facets.map((facet) => ({ facet, input }))).sort((a, b) => sectionsOf(a.facet) - sectionsOf(b.facet));
+    const choices: string[] = schemaAt(schema, input).enum;
+    // The console learns which inputs a section reads from the collection document.
+    const served = await (await server.request(`${BASE}/${SERVICE.repository}/v1/resources/collections/${SERVICE.collection}`)).json();
+    expect(
+      served.sections.map((section: { name: string; inputs?: string[] }) => [section.name, section.inputs]).sort(),
+      'GET …/collections/<collection> lists the input paths each section reads (sections[].inputs)',
+    ).toEqual(SERVICE_SECTIONS.map((section) => [section.name, [...new Set(section.inputs)].sort()]).sort());
+
+    await openService();
+    for (const box of await page.locator('#facet-list input:not([disabled])').all()) if (await box.isChecked()) await box.uncheck();
+    await eventually(async () => (await field(pointerOf(input)).count()) === 0, `no field for ${input} without ${facet}`);
+    await page.check(facetId(facet));
+    await eventually(async () => (await field(pointerOf(input)).count()) === 1, `a field for ${input} once ${facet} is ticked`);
+    const select = field(pointerOf(input));
+    expect(await select.evaluate((element) => element.tagName)).toBe('SELECT');
+    const options = await select.locator('option').allTextContents();
+    expect(options.filter((option) => choices.includes(option))).toEqual(choices);
+    expect(await select.getAttribute('aria-required')).toBe(schemaAt(schema, input.split('.').slice(0, -1).join('.'))?.required?.includes(input.split('.').at(-1)) ? 'true' : null);
+    // Its description is its help text.
+    const help = await select.getAttribute('aria-describedby');
+    expect(schemaAt(schema, input).description).toContain((await page.locator(`[id="${help}"]`).textContent())!.trim());
+
+    // Choosing renders it.
+    const choice = choices.at(-1)!;
+    await select.selectOption({ label: choice });
+    await eventually(async () => (await text('#manifest')).includes(`${input.split('.').at(-1)}: ${choice}`), `${input} = ${choice} in the manifest`);
+
+    // A required member below a master input is marked, and shown even without a value.
+    const [required] = masterInputs.flatMap((master) => (schemaAt(schema, master)?.required ?? []).map((name: string) => `${master}.${name}`)).filter((path) => ['string', 'integer'].includes(schemaAt(schema, path)?.type));
+    expect(required, 'a master input with a required string or integer member').toBeDefined();
+    const requiredField = field(pointerOf(required!));
+    expect(await requiredField.getAttribute('aria-required')).toBe('true');
+    expect(await page.locator(`label[for="${await requiredField.getAttribute('id')}"]`).textContent()).toMatch(/required/);
+    await page.screenshot({ path: path.join(ARTIFACTS, 'console-schema-form.png'), fullPage: true });
+    expect(pageErrors).toEqual([]);
+  });
+
+  it('lists each section a facet adds, each with its own description', async () => {
+    // The facet that adds the most sections.
+    const facets = [...new Set(SERVICE_SECTIONS.flatMap((section) => section.facets))].filter((facet) => facet !== 'master');
+    const sectionsOf = (facet: string) => SERVICE_SECTIONS.filter((section) => section.facets.includes(facet));
+    const facet = facets.sort((a, b) => sectionsOf(b).length - sectionsOf(a).length)[0]!;
+    expect(sectionsOf(facet).length).toBeGreaterThan(1);
+    const items = await page.locator(`${facetId(facet)}-note li`).allTextContents();
+    expect(items).toHaveLength(sectionsOf(facet).length);
+    for (const [index, section] of sectionsOf(facet).entries()) expect(items[index]).toContain(`${section.name}: ${section.description}`);
+    expect(await page.locator(facetId(facet)).getAttribute('aria-describedby')).toBe(`${facetId(facet).slice(1)}-note`);
+  });
+
+  it('drops an old error once the values are fixed and sent again', async () => {
+    await openService();
+    await page.check('input[name="mode"][value="json"]');
+    const good = await page.inputValue('#values-json');
+    // An integer leaf of the seed's values, given a string.
+    const schema = await servedSchema();
+    const leaves = (value: unknown, at: string): string[] =>
+      value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([key, child]) => leaves(child, at ? `${at}.${key}` : key)) : [at];
+    const integer = leaves(SERVICE.seed.values[ENTRY], '').find((leaf) => schemaAt(schema, leaf)?.type === 'integer')!;
+    const bad = JSON.parse(good);
+    integer.split('.').slice(0, -1).reduce((node: any, key) => node[key], bad[ENTRY])[integer.split('.').at(-1)!] = 'http';
+    await page.fill('#values-json', JSON.stringify(bad, null, 2));
+    await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes(`${pointerOf(integer)}: must be integer`), 'the server error');
+
+    // Half-fixed: the text does not parse, so nothing is sent, and the server's complaint about the last request goes.
+    await page.fill('#values-json', good.slice(0, -2));
+    await eventually(async () => await page.locator('[data-error-for="/values/json"]').isVisible(), 'the JSON error');
+    expect(await page.locator('#json-errors').isVisible()).toBe(false);
+    expect(await text('#render-state')).toMatch(/^Not sent/);
+
+    // Fixed: no error is left anywhere, and the manifest is fresh.
+    await page.fill('#values-json', good);
+    await eventually(async () => (await text('#render-state')).startsWith('rendered'), 'the fixed request to render');
+    const visibleErrors = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.field-error')).filter((element) => element.offsetParent !== null).map((element) => element.textContent));
+    expect(await visibleErrors()).toEqual([]);
+    expect(await page.locator('#manifest.stale').count()).toBe(0);
+
+    // The same in the form: an error next to the field goes once the field is fixed and the form shows no stale JSON complaint.
+    await page.fill('#values-json', 'null');
+    await eventually(async () => (await text('[data-error-for="/values/json"]')).includes('values must be an object'), 'the shape error');
+    await page.check('input[name="mode"][value="form"]');
+    await field(pointerOf(integer)).fill('http');
+    await eventually(async () => (await visibleErrors()).includes('must be integer'), 'the error next to the field');
+    await field(pointerOf(integer)).fill(String(integer.split('.').reduce((node: any, key) => node[key], SERVICE.seed.values[ENTRY])));
+    await eventually(async () => (await text('#render-state')).startsWith('rendered') && (await visibleErrors()).length === 0, 'no error once fixed');
+    await page.check('input[name="mode"][value="json"]');
+    expect(await page.locator('[data-error-for="/values/json"]').isVisible()).toBe(false);
+    await page.check('input[name="mode"][value="form"]');
+  });
+
+  it('says that the API key is missing or wrong when the server refuses it', async () => {
+    const other = await browser.newPage();
+    await other.goto(server.url + '/console');
+    await other.fill('#api-key', `${KEY}-wrong`);
+    await other.press('#api-key', 'Enter');
+    const hint = () => other.locator('#pick-hint').textContent().then((value) => value ?? '');
+    await eventually(async () => (await hint()).includes('missing or wrong'), 'the key message');
+    expect(await hint()).toMatch(/API key/);
+    expect(await hint()).not.toMatch(/401/);
+    expect(await other.locator('#key-state').textContent()).toBe('rejected');
+    // The right key then works.
+    await other.fill('#api-key', KEY);
+    await other.press('#api-key', 'Enter');
+    await eventually(async () => (await other.locator('#collection option').count()) > 0 && (await hint()) === '', 'the collections with the right key');
+    await other.close();
   });
 
   it('is usable with the keyboard: every control can take focus and shows it', async () => {

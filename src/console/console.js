@@ -1,16 +1,23 @@
 // facetform console: pick a collection and facets, edit values, see the manifest as you type.
-// Plain JavaScript served as it is: no build step, no CDN, nothing from elsewhere.
+// Plain JavaScript modules served as they are: no build step, no CDN, nothing from elsewhere.
+// The values form is built from the collection's input schema (form.js, schema.js).
+
+import { $, el, escapeSegment, isObject } from './dom.js';
+import { buildValuesForm } from './form.js';
 
 const KEY_STORAGE = 'facetform.apiKey';
 const RENDER_DELAY_MS = 250;
+const KEY_MESSAGE =
+  'The server refused the API key: it is missing or wrong. Enter the key the server printed at start (or one of its API_KEYS or API_KEYS_FILE) in the API key field at the top and press Use key.';
 
-const $ = (id) => document.getElementById(id);
 const state = {
   key: sessionStorage.getItem(KEY_STORAGE) ?? '',
   collection: undefined, // the collection's discovery document
   collectionPath: '',
+  schema: undefined, // its input JSON Schema
   values: {},
   globalvars: {},
+  shown: new Set(), // pointers of members added to the form but not given a value yet
   renderSeq: 0,
   renderTimer: undefined,
   manifest: '',
@@ -18,17 +25,25 @@ const state = {
 
 // ---- API -------------------------------------------------------------------------------------
 
+/** A refused request: its status and, when the server sent one, its problem+json. */
+class ApiError extends Error {
+  constructor(path, status, problem) {
+    super(status === 401 ? KEY_MESSAGE : problem?.detail ? `${problem.title}: ${problem.detail}` : `${path}: HTTP ${status}`);
+    this.status = status;
+  }
+}
+
 async function api(path, init = {}) {
   const headers = new Headers(init.headers);
   if (state.key) headers.set('X-APIKEY', state.key);
   const response = await fetch(path, { ...init, headers });
-  if (response.status === 401) showKeyState('rejected: enter a valid key', false);
+  if (response.status === 401) showKeyState(state.key ? 'rejected' : 'not set', false);
   return response;
 }
 
 async function apiJson(path) {
   const response = await api(path);
-  if (!response.ok) throw new Error(`${path}: ${response.status}`);
+  if (!response.ok) throw new ApiError(path, response.status, await response.json().catch(() => undefined));
   return response.json();
 }
 
@@ -47,18 +62,15 @@ $('key-form').addEventListener('submit', (event) => {
   $('api-key').value = '';
   showKeyState(state.key ? 'set' : 'not set', Boolean(state.key));
   if (state.key) loadRepositories();
+  else $('pick-hint').textContent = 'Enter the API key to load the collections.';
 });
 
 // ---- Repository, collection, facets ----------------------------------------------------------------
 
-function option(value, text) {
-  const element = document.createElement('option');
-  element.value = value;
-  element.textContent = text;
-  return element;
-}
+const option = (value, text) => el('option', { value, textContent: text });
 
 async function loadRepositories() {
+  $('pick-hint').textContent = 'Loading the collections…';
   try {
     const { vendors } = await apiJson('/apis/repos');
     const select = $('repository');
@@ -73,7 +85,7 @@ async function loadRepositories() {
     $('pick-hint').textContent = select.options.length === 0 ? 'No repositories are served.' : '';
     await loadCollections();
   } catch (error) {
-    $('pick-hint').textContent = `Could not load the collections: ${error.message}`;
+    $('pick-hint').textContent = error.status === 401 ? KEY_MESSAGE : `Could not load the collections: ${error.message}`;
   }
 }
 
@@ -89,45 +101,20 @@ async function loadCollections(preferred = 'service') {
   await loadCollection();
 }
 
+/** Failures while choosing are said where the collections are chosen. */
+const reportLoadError = (error) => ($('pick-hint').textContent = error.status === 401 ? KEY_MESSAGE : `Could not load the collection: ${error.message}`);
+
 async function loadCollection() {
   const href = $('collection').value;
   if (!href) return;
   const collection = await apiJson(href);
+  const schema = await apiJson(collection.links.schema);
   state.collection = collection;
   state.collectionPath = href;
+  state.schema = schema;
+  $('pick-hint').textContent = '';
   $('collection-description').textContent = collection.description;
-
-  const list = $('facet-list');
-  list.replaceChildren();
-  const described = new Map();
-  for (const section of collection.sections) {
-    for (const facet of section.facets) {
-      if (!described.has(facet)) described.set(facet, []);
-      described.get(facet).push(`${section.name}: ${section.description}`);
-    }
-  }
-  for (const facet of collection.facets.slice().sort((a, b) => (a === 'master' ? -1 : b === 'master' ? 1 : a.localeCompare(b)))) {
-    const id = `facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
-    const row = document.createElement('div');
-    row.className = 'facet';
-    const box = document.createElement('input');
-    box.type = 'checkbox';
-    box.id = id;
-    box.value = facet;
-    box.checked = facet === 'master';
-    box.disabled = facet === 'master'; // master sections are always rendered
-    box.addEventListener('change', scheduleRender);
-    const label = document.createElement('label');
-    label.htmlFor = id;
-    label.textContent = facet === 'master' ? 'master (always on)' : facet;
-    const note = document.createElement('small');
-    note.id = `${id}-note`;
-    note.textContent = described.get(facet).join(' · ');
-    box.setAttribute('aria-describedby', note.id);
-    row.append(box, label, note);
-    list.append(row);
-  }
-  $('facets').disabled = false;
+  buildFacets(collection);
 
   const examples = $('example');
   examples.replaceChildren(...collection.examples.map((example, index) => option(String(index), example.description ? `${example.name}: ${example.description}` : example.name)));
@@ -136,92 +123,94 @@ async function loadCollection() {
   examples.value = String(Math.max(seed, 0));
   applyExample();
 
-  $('schema').textContent = JSON.stringify(await apiJson(collection.links.schema), null, 2);
+  $('schema').textContent = JSON.stringify(schema, null, 2);
   const types = await api(collection.links.types);
   $('types').textContent = types.ok ? await types.text() : `(not available: ${types.status})`;
 }
 
+/** One checkbox per facet, and under it each section it adds, with that section's description, as a list. */
+function buildFacets(collection) {
+  const list = $('facet-list');
+  list.replaceChildren();
+  const order = (a, b) => (a === 'master' ? -1 : b === 'master' ? 1 : a.localeCompare(b));
+  for (const facet of collection.facets.slice().sort(order)) {
+    const id = `facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
+    const box = el('input', { type: 'checkbox', id, value: facet, checked: facet === 'master', disabled: facet === 'master' }); // master sections are always rendered
+    box.addEventListener('change', () => {
+      buildForm();
+      scheduleRender();
+    });
+    const sections = collection.sections.filter((section) => section.facets.includes(facet));
+    const note = el(
+      'ul',
+      { id: `${id}-note`, className: 'facet-sections' },
+      ...sections.map((section) =>
+        el('li', {}, el('span', { className: 'section-name', textContent: section.name }), `: ${section.description}`, section.inputs?.length ? el('span', { className: 'inputs', textContent: ` (reads ${section.inputs.join(', ')})` }) : undefined),
+      ),
+    );
+    box.setAttribute('aria-describedby', note.id);
+    list.append(el('div', { className: 'facet' }, box, el('label', { htmlFor: id, textContent: facet === 'master' ? 'master (always on)' : facet }), note));
+  }
+  $('facets').disabled = false;
+}
+
+const selectedFacets = () => ['master', ...[...$('facet-list').querySelectorAll('input:checked')].map((box) => box.value).filter((facet) => facet !== 'master')];
+
 function applyExample() {
   const example = state.collection?.examples[Number($('example').value)];
-  const request = example?.request ?? { values: { app: {} } };
+  const variable = state.collection?.variable;
+  const request = example?.request ?? { values: { app: {} }, globalvars: variable ? { [variable]: 'app' } : {} };
   state.values = structuredClone(request.values ?? {});
   state.globalvars = structuredClone(request.globalvars ?? {});
+  state.shown.clear();
   const chosen = new Set(request.facets ?? []);
   for (const box of $('facet-list').querySelectorAll('input[type="checkbox"]')) if (!box.disabled) box.checked = chosen.has(box.value);
   buildForm();
   buildGlobalvars();
-  $('values-json').value = JSON.stringify(state.values, null, 2);
+  showValuesJson();
   scheduleRender();
 }
 
-$('repository').addEventListener('change', () => loadCollections());
-$('collection').addEventListener('change', () => loadCollection());
+$('repository').addEventListener('change', () => loadCollections().catch(reportLoadError));
+$('collection').addEventListener('change', () => loadCollection().catch(reportLoadError));
 $('example').addEventListener('change', applyExample);
 
-// ---- Values editor: a form built from the values, or the raw JSON ------------------------------------
+// ---- Values editor: a form built from the schema, or the raw JSON ------------------------------------
 
-const escapeSegment = (segment) => String(segment).replace(/~/g, '~0').replace(/\//g, '~1');
-let fieldCount = 0;
-
-function setAt(pointer, value) {
-  const segments = pointer.split('/').slice(2).map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
-  let node = state.values;
-  for (const segment of segments.slice(0, -1)) node = node[segment];
-  node[segments.at(-1)] = value;
+/**
+ * The input paths the selected facets' sections read, as the collection document lists them
+ * (`inputs` of each section); undefined when the server does not say, and the form shows the
+ * whole schema.
+ */
+function selectedInputs() {
+  const sections = state.collection?.sections ?? [];
+  if (!sections.every((section) => Array.isArray(section.inputs))) return undefined;
+  const facets = new Set(selectedFacets());
+  return [...new Set(sections.filter((section) => section.facets.some((facet) => facets.has(facet))).flatMap((section) => section.inputs))].sort();
 }
 
-/** Keeps a leaf's JSON type where the text allows it: "80" stays a number, "http" becomes a string. */
-function parseLeaf(text, type) {
-  if (type === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (type === 'null' && text === 'null') return null;
-  return text;
-}
-
-function buildNode(node, pointer, label, container) {
-  if (node !== null && typeof node === 'object') {
-    const set = document.createElement('fieldset');
-    set.dataset.pointer = pointer;
-    const legend = document.createElement('legend');
-    legend.textContent = label;
-    set.append(legend);
-    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) buildNode(child, `${pointer}/${escapeSegment(key)}`, String(key), set);
-    container.append(set);
-    return;
-  }
-  const field = document.createElement('div');
-  field.className = 'field';
-  const id = `field-${fieldCount++}`;
-  const labelElement = document.createElement('label');
-  labelElement.htmlFor = id;
-  labelElement.textContent = label;
-  const input = document.createElement('input');
-  input.id = id;
-  input.dataset.pointer = pointer;
-  if (typeof node === 'boolean') {
-    input.type = 'checkbox';
-    input.checked = node;
-    input.addEventListener('change', () => {
-      setAt(pointer, input.checked);
+/** Builds the form again, keeping the focus on `focusPointer` (or on the control that had it) where it still exists. */
+function buildForm(focusPointer) {
+  if (jsonMode()) return;
+  const focused = focusPointer ?? document.activeElement?.closest?.('#values-form [data-pointer]')?.dataset.pointer;
+  const variable = state.collection?.variable;
+  buildValuesForm($('values-form'), {
+    values: state.values,
+    schema: state.schema,
+    variable,
+    entry: variable ? state.globalvars[variable] : undefined,
+    inputs: selectedInputs(),
+    shown: state.shown,
+    onValue: valuesChanged,
+    onStructure: (pointer) => {
+      buildForm(pointer);
       valuesChanged();
-    });
-  } else {
-    input.type = 'text';
-    input.value = node === null ? 'null' : String(node);
-    const type = node === null ? 'null' : typeof node;
-    input.addEventListener('input', () => {
-      setAt(pointer, parseLeaf(input.value, type));
-      valuesChanged();
-    });
+    },
+  });
+  if (focused !== undefined) {
+    const target = $('values-form').querySelector(`[data-pointer="${CSS.escape(focused)}"]`);
+    (target?.matches('fieldset') ? target.querySelector('input, select, textarea, button') : target)?.focus();
   }
-  field.append(labelElement, input);
-  container.append(field);
-}
-
-function buildForm() {
-  fieldCount = 0;
-  const form = $('values-form');
-  form.replaceChildren();
-  for (const [id, value] of Object.entries(state.values)) buildNode(value, `/values/${escapeSegment(id)}`, `values.${id}`, form);
 }
 
 function buildGlobalvars() {
@@ -230,74 +219,74 @@ function buildGlobalvars() {
   const variable = state.collection?.variable;
   const names = [...new Set([...(variable ? [variable] : []), ...Object.keys(state.globalvars)])];
   for (const name of names) {
-    const field = document.createElement('div');
-    field.className = 'field';
     const id = `globalvar-${name}`;
-    const label = document.createElement('label');
-    label.htmlFor = id;
-    label.textContent = name;
-    const input = document.createElement('input');
-    input.type = 'text';
-    input.id = id;
-    input.dataset.pointer = `/globalvars/${escapeSegment(name)}`;
-    input.value = state.globalvars[name] ?? '';
-    input.placeholder = 'key of values';
+    const input = el('input', { type: 'text', id, value: state.globalvars[name] ?? '', placeholder: 'key of values', dataset: { pointer: `/globalvars/${escapeSegment(name)}` } });
     input.addEventListener('input', () => {
       if (input.value === '') delete state.globalvars[name];
       else state.globalvars[name] = input.value;
+      if (name === variable) buildForm(); // the form follows the entry the variable reads
       scheduleRender();
     });
-    field.append(label, input);
-    container.append(field);
+    container.append(el('div', { className: 'field' }, el('label', { htmlFor: id, textContent: name }), input));
   }
 }
 
-function valuesChanged() {
+const jsonError = () => document.querySelector('[data-error-for="/values/json"]');
+
+/** Shows the values in the JSON editor; they are valid, so a complaint about the editor's text is gone. */
+function showValuesJson() {
   $('values-json').value = JSON.stringify(state.values, null, 2);
+  jsonError().hidden = true;
+}
+
+function valuesChanged() {
+  showValuesJson();
   scheduleRender();
 }
 
-const isObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
-
 $('values-json').addEventListener('input', () => {
-  const error = document.querySelector('[data-error-for="/values/json"]');
   let parsed;
   try {
     parsed = JSON.parse($('values-json').value);
   } catch (parseError) {
-    error.textContent = `not valid JSON: ${parseError.message}`;
-    error.hidden = false;
-    return;
+    return refuseJson(`not valid JSON: ${parseError.message}`);
   }
-  if (!isObject(parsed)) {
-    error.textContent = 'values must be an object: { "<id>": { …input values… } }';
-    error.hidden = false;
-    return;
-  }
+  if (!isObject(parsed)) return refuseJson('values must be an object: { "<id>": { …input values… } }');
   state.values = parsed;
-  error.hidden = true;
+  jsonError().hidden = true;
   scheduleRender();
 });
+
+/** The editor's text cannot be sent: say why, and drop the server's errors, which were about the last request sent. */
+function refuseJson(message) {
+  clearTimeout(state.renderTimer);
+  state.renderSeq++; // an answer still on its way is about older values
+  clearErrors();
+  jsonError().textContent = message;
+  jsonError().hidden = false;
+  $('render-state').textContent = `Not sent: the values are not valid yet${state.manifest ? ' (the manifest shown is the last one that rendered)' : ''}.`;
+  if (state.manifest) $('manifest').classList.add('stale');
+}
 
 const jsonMode = () => document.querySelector('input[name="mode"]:checked').value === 'json';
 
 for (const radio of document.querySelectorAll('input[name="mode"]')) {
   radio.addEventListener('change', () => {
-    const json = radio.value === 'json' && radio.checked;
+    const json = jsonMode();
     $('values-json-wrap').hidden = !json;
     $('values-form').hidden = json;
-    if (!json) buildForm();
+    if (!json) {
+      showValuesJson(); // the form shows the last values that were valid, and so does the editor from now on
+      buildForm();
+    }
+    scheduleRender(); // the server's errors are shown where the editor now shown can show them
   });
 }
 for (const radio of document.querySelectorAll('input[name="format"]')) radio.addEventListener('change', scheduleRender);
 
 // ---- Render ------------------------------------------------------------------------------------------
 
-function requestBody() {
-  const facets = ['master', ...[...$('facet-list').querySelectorAll('input:checked')].map((box) => box.value).filter((facet) => facet !== 'master')];
-  return { facets, values: state.values, globalvars: state.globalvars };
-}
-
+const requestBody = () => ({ facets: selectedFacets(), values: state.values, globalvars: state.globalvars });
 const format = () => document.querySelector('input[name="format"]:checked').value;
 const execPath = () => `${state.collectionPath}/exec?format=${format()}`;
 
@@ -306,6 +295,7 @@ function scheduleRender() {
   state.renderTimer = setTimeout(render, RENDER_DELAY_MS);
 }
 
+/** Removes every error the server reported for an earlier request. */
 function clearErrors() {
   $('json-errors').replaceChildren();
   $('json-errors').hidden = true;
@@ -318,15 +308,17 @@ function clearErrors() {
     element.removeAttribute('aria-invalid');
     element.removeAttribute('aria-errormessage');
   }
-  for (const element of document.querySelectorAll('fieldset[aria-describedby^="error-"]')) element.removeAttribute('aria-describedby');
+  for (const element of document.querySelectorAll('fieldset[data-error-id]')) {
+    element.setAttribute('aria-describedby', element.dataset.describedBy ?? '');
+    if (!element.dataset.describedBy) element.removeAttribute('aria-describedby');
+    delete element.dataset.errorId;
+  }
 }
 
 /** Puts an error next to the field its pointer names, or the nearest enclosing one; in JSON mode, under the editor. */
 function showError(pointer, detail) {
   if (jsonMode() && pointer.startsWith('/values')) {
-    const item = document.createElement('li');
-    item.textContent = `${pointer}: ${detail}`;
-    $('json-errors').append(item);
+    $('json-errors').append(el('li', { textContent: `${pointer}: ${detail}` }));
     $('json-errors').hidden = false;
     return;
   }
@@ -343,20 +335,18 @@ function showError(pointer, detail) {
     missing = `${segments.at(-1)}${missing ? '/' + missing : ''}`;
     segments = segments.slice(0, -1);
   }
-  const message = document.createElement('p');
-  message.className = 'field-error';
-  message.dataset.dynamic = 'true';
-  message.id = `error-${Math.random().toString(36).slice(2)}`;
-  message.textContent = missing ? `${missing}: ${detail}` : detail;
   if (!target) {
     const general = document.querySelector('[data-error-for="/values"]');
     general.textContent = `${pointer}: ${detail}`;
     general.hidden = false;
     return;
   }
+  const message = el('p', { className: 'field-error', id: `error-${Math.random().toString(36).slice(2)}`, dataset: { dynamic: 'true' }, textContent: missing ? `${missing}: ${detail}` : detail });
   if (target.tagName === 'FIELDSET') {
     target.append(message);
-    target.setAttribute('aria-describedby', message.id);
+    if (!target.dataset.errorId) target.dataset.describedBy = target.getAttribute('aria-describedby') ?? '';
+    target.dataset.errorId = message.id;
+    target.setAttribute('aria-describedby', `${target.dataset.describedBy} ${message.id}`.trim());
   } else {
     target.setAttribute('aria-invalid', 'true');
     target.setAttribute('aria-errormessage', message.id);
@@ -371,17 +361,21 @@ async function render() {
   $('command').textContent = curlCommand(body);
   $('render-state').textContent = 'rendering…';
   let response;
+  let text;
   try {
     response = await api(execPath(), { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    text = await response.text();
   } catch (error) {
-    if (seq === state.renderSeq) $('render-state').textContent = `request failed: ${error.message}`;
+    if (seq !== state.renderSeq) return;
+    clearErrors();
+    $('render-state').textContent = `The request failed: ${error.message}`;
+    $('manifest').classList.add('stale');
     return;
   }
   if (seq !== state.renderSeq) return; // a newer edit is already on its way
   clearErrors();
   const warnings = (response.headers.get('warning') ?? '').split(/, (?=\d{3} )/).filter(Boolean);
-  $('warnings').replaceChildren(...warnings.map((warning) => Object.assign(document.createElement('li'), { textContent: warning.replace(/^299 - "(.*)"$/, '$1').replace(/\\"/g, '"') })));
-  const text = await response.text();
+  $('warnings').replaceChildren(...warnings.map((warning) => el('li', { textContent: warning.replace(/^299 - "(.*)"$/, '$1').replace(/\\"/g, '"') })));
   if (response.ok) {
     state.manifest = text;
     $('manifest').textContent = text;
@@ -396,7 +390,8 @@ async function render() {
   } catch {
     problem = { title: `HTTP ${response.status}`, detail: text };
   }
-  $('render-state').textContent = `${problem.title}: ${problem.detail}${state.manifest ? ' (the manifest shown is the last one that rendered)' : ''}`;
+  const last = state.manifest ? ' (the manifest shown is the last one that rendered)' : '';
+  $('render-state').textContent = response.status === 401 ? KEY_MESSAGE : `${problem.title}: ${problem.detail}${last}`;
   for (const error of problem.errors ?? []) showError(error.pointer, error.detail);
 }
 

@@ -2,6 +2,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 import { declaredRelease, repositoriesIn } from '../helpers/repos.js';
 
@@ -36,6 +37,9 @@ describe('discovery', () => {
     expect(body).toMatchObject({ name: 'storageclass', variable: '__SC_ID__', kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1' });
     expect(body.sections[0]).toMatchObject({ name: 'core', facets: ['master'] });
     expect(body.sections.every((section: { description: string }) => section.description.length > 10)).toBe(true);
+    // Each section lists the input paths its placeholders read: the console shows them as the facet's fields.
+    expect(body.sections[0].inputs).toEqual(['metadata']);
+    expect(body.sections.find((section: { name: string }) => section.name === 'provisioner').inputs).toEqual(['provisioner', 'spec.provisioner']); // {{ A ?? B }} reads both
     expect(body.examples.map((example: { name: string }) => example.name)).toContain('seed');
     expect(body.links.exec).toBe(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass/exec`);
   });
@@ -85,6 +89,8 @@ describe('OpenAPI document', () => {
 
   it('has request schemas that accept the examples and reject bad values', () => {
     const ajv = new Ajv2020({ strict: false, allErrors: true });
+    // The formats the document's schemas use (byte, int64, quantity …), as the server judges them.
+    for (const [name, format] of Object.entries(kubernetesFormats)) ajv.addFormat(name, format as never);
     ajv.addSchema({ $id: 'openapi', components: document.components });
     for (const [path, item] of Object.entries<any>(document.paths)) {
       if (!path.endsWith('/exec')) continue;

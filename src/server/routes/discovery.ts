@@ -5,20 +5,26 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
+import type { BundleSection } from '../../bundle/bundle.js';
 import { compareReleases, isPrerelease } from '../../bundle/registry.js';
+import { parseBody, placeholderSites } from '../../template/body.js';
+import { queryParameters } from '../middleware/query-parameters.js';
 import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { COLLECTION_PATH } from './exec.js';
 import { findBundle, findCollection, setBundleHeaders } from './lookup.js';
 
 const REPOSITORY_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections';
+/** What one release answers takes the release to ask; the lists of vendors and repositories take nothing. */
+const RELEASE_QUERY = queryParameters(['release']);
+const NO_QUERY = queryParameters([]);
 
 export function discoveryRoutes(router: Router, state: ServerState): void {
-  router.get('/apis/repos', (ctx) => {
+  router.get('/apis/repos', NO_QUERY, (ctx) => {
     ctx.body = { vendors: state.registry.vendors().map((vendor) => ({ name: vendor, href: `/apis/repos/${vendor}` })) };
   });
 
-  router.get('/apis/repos/:vendor', (ctx) => {
+  router.get('/apis/repos/:vendor', NO_QUERY, (ctx) => {
     const vendor = ctx.params.vendor!;
     const repositories = state.registry.repositories(vendor);
     if (repositories === undefined) throw notFound('vendor', vendor, state.registry.vendors());
@@ -39,7 +45,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     };
   });
 
-  router.get(REPOSITORY_PATH, (ctx) => {
+  router.get(REPOSITORY_PATH, RELEASE_QUERY, (ctx) => {
     const loaded = findBundle(state, ctx);
     const { repository, digest } = loaded.bundle;
     setBundleHeaders(ctx, loaded.bundle);
@@ -62,7 +68,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     };
   });
 
-  router.get(COLLECTION_PATH, (ctx) => {
+  router.get(COLLECTION_PATH, RELEASE_QUERY, (ctx) => {
     const { collection, bundle } = findCollection(state, ctx);
     setBundleHeaders(ctx, bundle);
     ctx.body = {
@@ -74,13 +80,13 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
       apiVersion: collection.apiVersion,
       description: collection.description,
       facets: collection.facets,
-      sections: collection.sections.map((section) => ({ name: section.name, facets: section.facets, description: section.description })),
+      sections: collection.sections.map((section) => ({ name: section.name, facets: section.facets, description: section.description, inputs: inputsOf(section, collection.variable) })),
       examples: collection.examples.map((example) => ({ name: example.name, description: example.description, request: example.request })),
       links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema`, types: `${ctx.path}/types` },
     };
   });
 
-  router.get(`${COLLECTION_PATH}/types`, async (ctx) => {
+  router.get(`${COLLECTION_PATH}/types`, RELEASE_QUERY, async (ctx) => {
     const found = findCollection(state, ctx);
     setBundleHeaders(ctx, found.bundle);
     const file = path.join(path.dirname(found.bundleFile), 'types', `${found.collection.name}.d.ts`);
@@ -92,10 +98,22 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
   });
 
-  router.get(`${COLLECTION_PATH}/schema`, (ctx) => {
+  router.get(`${COLLECTION_PATH}/schema`, RELEASE_QUERY, (ctx) => {
     const { collection, bundle } = findCollection(state, ctx);
     setBundleHeaders(ctx, bundle);
     ctx.type = 'application/schema+json';
     ctx.body = JSON.stringify(collection.schema);
   });
+}
+
+/**
+ * The input paths a section reads (its placeholders' references to the collection's variable, as
+ * `spec.ports`: the placeholder path without the variable; both sides of `??`), sorted: the
+ * console shows these as the fields of the facets that select the section.
+ */
+function inputsOf(section: BundleSection, variable: string): string[] {
+  const paths = placeholderSites(parseBody(section.content)).flatMap((site) =>
+    site.expressions.flatMap((expression) => expression.references.filter((reference) => reference.variable === variable).map((reference) => reference.path.join('.'))),
+  );
+  return [...new Set(paths)].sort();
 }
