@@ -1,11 +1,12 @@
 /** The facetform command as a user runs it: the real bin in a child process. */
 import { execFile } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
-import { buildInto } from './helpers/build.js';
+import { USAGE } from '../src/cli/main.js';
+import { buildInto, runCli } from './helpers/build.js';
 import { DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
 const BIN = path.join(ROOT, 'bin/facetform.js');
@@ -150,5 +151,43 @@ describe('facetform lint and build', () => {
     const run = await facetform(['frobnicate']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown command "frobnicate"');
+  });
+
+  it('lint, build and diff name a repositories folder that does not exist, exit 2 and print no stack trace', async () => {
+    const missing = path.join(tempDir(), 'nope');
+    for (const command of ['lint', 'build', 'diff']) {
+      const run = await facetform([command, '--repos', missing]);
+      expect(run.code, command).toBe(2);
+      expect(run.stderr).toContain(`facetform ${command}: repositories folder ${missing} does not exist`);
+      expect(run.stderr).not.toContain('    at ');
+    }
+    const file = await facetform(['lint', '--repos', path.join(ROOT, 'package.json')]);
+    expect(file).toMatchObject({ code: 2, stderr: expect.stringContaining(`repositories folder ${path.join(ROOT, 'package.json')} is not a folder`) });
+  });
+});
+
+describe('facetform help and version', () => {
+  it('<command> --help and -h print that command\'s usage and exit 0, for every command', async () => {
+    const commands = [...new Set([...USAGE.matchAll(/^ {2}facetform (\w+)/gm)].map((match) => match[1]!))].filter((command) => command !== 'help' && command !== 'version');
+    expect(commands.length).toBeGreaterThan(1);
+    for (const command of commands) {
+      for (const flag of ['--help', '-h']) {
+        const run = await runCli([command, flag]);
+        expect(run, `${command} ${flag}`).toMatchObject({ code: 0, stderr: '' });
+        const synopses = [...run.stdout.matchAll(/^ {2}facetform (\w+)/gm)].map((match) => match[1]);
+        expect(synopses.length).toBeGreaterThan(0);
+        expect(new Set(synopses)).toEqual(new Set([command]));
+      }
+    }
+    // As a user runs it, with options around it.
+    const render = await facetform(['render', 'service-resources/service', '--help']);
+    expect(render).toMatchObject({ code: 0, stderr: '' });
+    expect(render.stdout).toContain('--request FILE');
+    expect(render.stdout).toContain('FILE is JSON or YAML');
+  });
+
+  it('--version and version print the version of package.json', async () => {
+    const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    for (const args of [['--version'], ['version']]) expect(await facetform(args)).toEqual({ code: 0, stdout: `facetform ${version}\n`, stderr: '' });
   });
 });

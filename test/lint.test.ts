@@ -134,7 +134,7 @@ describe('lint', () => {
 
   it('reports an example whose facet does not exist', async () => {
     const [message] = errors(await lintWith({ [`${EXAMPLES}/typo.json`]: '{\n  "facets": ["addon:dta"],\n  "values": { "app": { "metadata": { "name": "a" } } }\n}\n' }));
-    expect(message).toMatchObject({ line: 2, message: 'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master' });
+    expect(message).toMatchObject({ line: 2, message: 'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master; did you mean "addon:data"?' });
   });
 
   it('reports an example whose manifest Kubernetes refuses, at the example value it came from', async () => {

@@ -4,11 +4,12 @@ import { compileRepositories } from '../build/compile.js';
 import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../build/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
+import { reposFolder } from './repos-folder.js';
 
 export async function runBuild(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, out: { type: 'string', default: 'dist' } });
   const started = performance.now();
-  const { report, bundles, sources, kubernetesInputs } = await compileRepositories(values.repos!);
+  const { report, bundles, sources, kubernetesInputs } = await compileRepositories(reposFolder(values.repos!));
   if (report.errorCount > 0) {
     io.err(report.format());
     io.err('build failed: fix the errors above; nothing was written\n');

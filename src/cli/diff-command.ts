@@ -15,6 +15,7 @@ import { type CompileResult, compileRepositories } from '../build/compile.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
 import { compareRendered, type RenderedComparison, renderedChanges } from '../upgrade/rendered-comparison.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
+import { reposFolder } from './repos-folder.js';
 
 export async function runDiff(args: string[], io: Io): Promise<number> {
   const { values: options, positionals: named } = parseCommandArgs(
@@ -70,8 +71,7 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
 
 /** The repositories as they are now, compiled in memory: what the next build would release; null after lint errors. */
 async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, 'bundles' | 'kubernetesInputs'> | null> {
-  if (!existsSync(repos)) throw new CliError(`${repos} not found: give the repositories with --repos DIR, or compare built releases with --to RELEASE`);
-  const { report, bundles, kubernetesInputs } = await compileRepositories(repos);
+  const { report, bundles, kubernetesInputs } = await compileRepositories(reposFolder(repos, 'give the repositories with --repos DIR, or compare built releases with --to RELEASE'));
   if (report.errorCount === 0) return { bundles, kubernetesInputs };
   io.err(report.format());
   io.err('diff needs repositories without lint errors: fix the errors above\n');

@@ -1,5 +1,7 @@
 /** `facetform`: lint, build and render offline. Each command lives in its own module. */
+import { PACKAGE_VERSION } from '../util/package-version.js';
 import { CliError, type Io, processIo } from './io.js';
+import { commandUsage } from './usage.js';
 
 export const USAGE = `Usage:
   facetform lint   [--repos DIR]                 check every repository (default repos/)
@@ -13,8 +15,10 @@ export const USAGE = `Usage:
                                                  what callers get from a release: the rendered output of an earlier
                                                  release's examples and generated requests, each difference classified
   facetform serve                                serve the exec API (configured by environment, see README)
+  facetform dev    [--repos DIR] [--port N]      serve the working tree of repos/ as an unreleased preview, rebuilt on every save
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
-  facetform help
+  facetform help | <command> --help              this text, or one command's part of it
+  facetform version | --version                  print the version
 FILE is JSON or YAML; "-" reads standard input.`;
 
 type Command = (args: string[], io: Io) => Promise<number>;
@@ -26,6 +30,7 @@ const commands: Record<string, () => Promise<Command>> = {
   render: async () => (await import('./render-command.js')).runRender,
   diff: async () => (await import('./diff-command.js')).runDiff,
   serve: async () => (await import('./serve-command.js')).runServe,
+  dev: async () => (await import('./dev-command.js')).runDev,
   keys: async () => (await import('./keys-command.js')).runKeys,
 };
 
@@ -35,10 +40,18 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     io.out(USAGE + '\n');
     return command === undefined ? 2 : 0;
   }
+  if (command === 'version' || command === '--version') {
+    io.out(`facetform ${PACKAGE_VERSION}\n`);
+    return 0;
+  }
   const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (load === undefined) {
     io.err(`facetform: unknown command "${command}"\n${USAGE}\n`);
     return 2;
+  }
+  if (args.includes('--help') || args.includes('-h')) {
+    io.out(commandUsage(USAGE, command));
+    return 0;
   }
   try {
     let run: Command;

@@ -14,6 +14,7 @@ import { ConfigError, readConfig, type ServerConfig } from '../server/config.js'
 import { createLogSink } from '../server/log-sink.js';
 import { reload } from '../server/reload.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
+import { counted } from '../util/text.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
 function readConfigOrExplain(env: NodeJS.ProcessEnv): ServerConfig {
@@ -52,7 +53,8 @@ function generatedKey(config: ServerConfig, io: Io): string | undefined {
   return key;
 }
 
-function loadKeys(config: ServerConfig, extraKey: string | undefined): ApiKeys {
+/** The keys the configuration names, and the one made for this run; a key file that cannot be read is a CliError. */
+export function loadKeys(config: ServerConfig, extraKey: string | undefined): ApiKeys {
   let keys = new ApiKeys([]);
   try {
     if (config.apiKeysFile !== undefined) keys = keys.add(ApiKeys.fromFile(config.apiKeysFile));
@@ -64,10 +66,17 @@ function loadKeys(config: ServerConfig, extraKey: string | undefined): ApiKeys {
   return plain.length > 0 ? keys.add(ApiKeys.fromPlainKeys(plain)) : keys;
 }
 
-const describe = (registry: BundleRegistry) => {
-  const collections = registry.bundles.reduce((count, loaded) => count + loaded.collections.size, 0);
-  return `${registry.bundles.length} bundles (${collections} collections)`;
-};
+/** What the start line says is served: repositories, their releases in all, and the collections callers can name. */
+export function describeServed(registry: BundleRegistry): string {
+  const repositories = new Set<string>();
+  const collections = new Set<string>();
+  for (const { bundle } of registry.bundles) {
+    const repository = `${bundle.repository.vendor}/${bundle.repository.name}`;
+    repositories.add(repository);
+    for (const collection of bundle.collections) collections.add(`${repository}/${collection.name}`);
+  }
+  return `${counted(repositories.size, 'repository', 'repositories')} (${counted(registry.bundles.length, 'release')}, ${counted(collections.size, 'collection')})`;
+}
 
 /** Serves in this process until SIGTERM or SIGINT. */
 async function serve(config: ServerConfig, io: Io, distDir: string, registry: BundleRegistry, key: string | undefined): Promise<number> {
@@ -106,7 +115,7 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     state.metrics.scrape = scrapeFromPrimary;
     onCapacity((capacity) => (state.workers = capacity));
     announceListening(running.url);
-  } else io.err(`facetform serving ${describe(registry)} on ${running.url}\n`);
+  } else io.err(`facetform serving ${describeServed(registry)} on ${running.url}\n`);
   const signal = await stopped;
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
   await running.close(config.shutdownTimeoutMs);
@@ -118,6 +127,7 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
 export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   parseCommandArgs(args, {});
   const config = readConfigOrExplain(env);
+  if (!isWorker()) for (const warning of config.warnings) io.err(`facetform serve: warning: ${warning}\n`);
   if (isWorker()) {
     // The primary built and checked the bundles and sends the key it made, if any.
     const key = env[KEY_FROM_PRIMARY_ENV] === '1' ? await receiveKey() : undefined;
@@ -149,7 +159,7 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     workers: config.workers,
     env: { BUNDLES_DIR: distDir },
     key,
-    onListening: (url) => io.err(`facetform serving ${describe(registry)} on ${url} with ${config.workers} workers\n`),
+    onListening: (url) => io.err(`facetform serving ${describeServed(registry)} on ${url} with ${config.workers} workers\n`),
     say: (text) => io.err(text),
     logger: pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid, role: 'primary' } }, logSink),
   });

@@ -53,6 +53,7 @@ function resourceShapeProblems(resource: unknown, pointer: string): Problem[] {
 }
 
 export interface BatchLimits {
+  /** Unknown input members are refused (ExecOptions). */
   strict?: boolean;
   maxResources: number;
   /** JSON values the resources may read in all, each resource counting the values entry it reads. */

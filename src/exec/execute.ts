@@ -54,13 +54,18 @@ export interface ExecCheck {
   valuesId: string;
 }
 
-export function execute(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecResult {
+/** `strict`: input members the schema does not know are refused, as `kubectl --validate=strict` refuses them; nothing else changes. */
+export interface ExecOptions {
+  strict?: boolean;
+}
+
+export function execute(collection: Executable, body: unknown, options: ExecOptions = {}): ExecResult {
   const { manifest, problems, shapeIsWrong, unknownMembers, valuesId } = checkExec(collection, body, options);
   if (problems.length > 0 || manifest === undefined) throw renderError(shapeIsWrong ? 'Invalid request' : 'Invalid input values', problems);
   return { manifest, unknownMembers, valuesId };
 }
 
-export function checkExec(collection: Executable, body: unknown, options: { strict?: boolean } = {}): ExecCheck {
+export function checkExec(collection: Executable, body: unknown, options: ExecOptions = {}): ExecCheck {
   const problems = requestShapeProblems(body);
   const shapeIsWrong = problems.length > 0;
   const unchecked = { manifest: undefined, problems, shapeIsWrong, unknownMembers: [], valuesId: '' };
@@ -92,7 +97,7 @@ export function checkExec(collection: Executable, body: unknown, options: { stri
       if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
       if (selection !== undefined) {
         try {
-          const rendered = collection.plan.renderAll(selection, resolved, strict);
+          const rendered = collection.plan.renderAll(selection, resolved);
           for (const problem of rendered.problems) problems.push(problem);
           if (rendered.problems.length === 0) manifest = rendered.manifest;
           // The kind's check (a CRD's rules too) runs on what rendered even when some values failed,

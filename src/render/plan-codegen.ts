@@ -24,7 +24,6 @@ export type PlanNode =
 export interface RenderState {
   /** The key of values being read, for pointers. */
   id: string;
-  strict: boolean;
   problems: Problem[];
 }
 
@@ -75,7 +74,8 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
     });
   };
 
-  const requiredCheck = (required: boolean, site: number): string => (required ? `missing(state, sites[${site}]);` : `if (state.strict) missing(state, sites[${site}]);`);
+  // What is required is what the schema says (CONTRACT §4); strict=true only refuses unknown members.
+  const requiredCheck = (required: boolean, site: number): string => (required ? `missing(state, sites[${site}]);` : '');
 
   /** Emits statements for a node; returns an expression holding its value, or undefined to remove it. */
   const emit = (node: PlanNode): string => {

@@ -8,7 +8,8 @@ import { isPathPrefix, ownMember, toPointer } from '../util/json.js';
 import { parseBody, placeholderSites, type TemplateNode } from '../template/body.js';
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
-import { RenderError, type Problem } from './render-error.js';
+import { closestName, didYouMean } from '../util/did-you-mean.js';
+import { LISTED_PROBLEMS, RenderError, type Problem } from './render-error.js';
 import { generateRenderFunction, type PlanNode, type Reference, type RenderFunction, type RenderState } from './plan-codegen.js';
 import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
 
@@ -68,8 +69,6 @@ export interface RenderRequest {
   facets?: readonly unknown[] | undefined;
   values: unknown;
   globalvars?: unknown;
-  /** Every placeholder of every included section is required. */
-  strict?: boolean | undefined;
 }
 
 export class CollectionRenderPlan {
@@ -113,7 +112,9 @@ export class CollectionRenderPlan {
     const known = `; its facets are ${this.facets.join(', ')}`;
     facets.forEach((facet, index) => {
       if (typeof facet === 'string' && !this.facetSet.has(facet)) {
-        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}${known}` });
+        // Suggestions for as many as an answer lists: beyond them nobody reads one.
+        const suggestion = problems.length < LISTED_PROBLEMS ? this.closestFacet(facet) : undefined;
+        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}${known}${didYouMean(suggestion)}` });
       }
     });
     if (problems.length > 0) throw new RenderError('Unknown facet', problems);
@@ -145,23 +146,28 @@ export class CollectionRenderPlan {
     return selection;
   }
 
+  /** The facet an unknown one most likely meant: `ports` for `addon:ports` too. */
+  private closestFacet(facet: string): string | undefined {
+    return closestName(facet, this.facets) ?? (facet.includes(':') ? undefined : closestName(`addon:${facet}`, this.facets));
+  }
+
   render(request: RenderRequest): JsonObject {
     const selection = this.select(request.facets);
     const resolved = resolveVariable(this.variable, request.values, request.globalvars);
     if ('pointer' in resolved) throw new RenderError('Cannot resolve template variable', [resolved]);
-    return this.renderSelected(selection, resolved, request.strict === true);
+    return this.renderSelected(selection, resolved);
   }
 
   /** Renders a selection with an input object already resolved. */
-  renderSelected(selection: Selection, resolved: ResolvedVariable, strict: boolean): JsonObject {
-    const { manifest, problems } = this.renderAll(selection, resolved, strict);
+  renderSelected(selection: Selection, resolved: ResolvedVariable): JsonObject {
+    const { manifest, problems } = this.renderAll(selection, resolved);
     if (problems.length > 0) throw new RenderError('Invalid input values', problems);
     return manifest;
   }
 
   /** What renders, and every problem on the way: a manifest with the failing members left out. */
-  renderAll(selection: Selection, resolved: ResolvedVariable, strict: boolean): { manifest: JsonObject; problems: Problem[] } {
-    const state: RenderState = { id: resolved.id, strict, problems: [] };
+  renderAll(selection: Selection, resolved: ResolvedVariable): { manifest: JsonObject; problems: Problem[] } {
+    const state: RenderState = { id: resolved.id, problems: [] };
     const manifest = selection.render(resolved.value, state) as JsonObject;
     return { manifest, problems: state.problems };
   }

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { closestName, didYouMean } from '../util/did-you-mean.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -30,6 +31,8 @@ export interface ServerConfig {
   timeouts: ServerTimeouts;
   /** Processes serving the same port (node:cluster); 1 serves in this process. */
   workers: number;
+  /** What the environment holds that looks like a setting but is not one, to say at start. */
+  warnings: string[];
 }
 
 export interface RateLimit {
@@ -140,7 +143,32 @@ function openRoutes(env: NodeJS.ProcessEnv): OpenRoute[] {
   return names as OpenRoute[];
 }
 
+/** Every setting the server reads from the environment. */
+export const SETTINGS: readonly string[] = [...Object.keys(CONFIG_DEFAULTS), 'BUNDLES_DIR', 'API_KEYS', 'API_KEYS_FILE', 'REDIS_URL', 'OPEN_ROUTES'].sort();
+
+/** Names close to a setting that users set for another reason: API_KEY is the README's and the console's name for the key a client sends. */
+const CLIENT_VARIABLES = new Set(['API_KEY']);
+
+/**
+ * Variables that look like a misspelt setting (`APIKEYS` for API_KEYS): close to a setting that is
+ * not set, which the start refuses, saying which was meant. The environment holds many unrelated
+ * variables, so only names a few edits from a setting count; a client's own variable is a warning.
+ */
+function misspeltSettings(env: NodeJS.ProcessEnv): string[] {
+  const warnings: string[] = [];
+  for (const name of Object.keys(env).sort()) {
+    if (SETTINGS.includes(name)) continue;
+    const setting = closestName(name, SETTINGS);
+    if (setting === undefined || env[setting] !== undefined) continue;
+    const meant = didYouMean(setting);
+    if (!CLIENT_VARIABLES.has(name)) throw new ConfigError(name, `is not a setting${meant} Set ${setting}, or unset ${name}`);
+    warnings.push(`${name} is not a setting, so the server ignores it${meant}`);
+  }
+  return warnings;
+}
+
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const warnings = misspeltSettings(env);
   const host = env.HOST ?? CONFIG_DEFAULTS.HOST;
   if (host.trim() === '') throw new ConfigError('HOST', 'is empty; use e.g. 0.0.0.0 or 127.0.0.1');
   const logLevel = (env.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel;
@@ -176,5 +204,6 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     openRoutes: openRoutes(env),
     logLevel,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    warnings,
   };
 }

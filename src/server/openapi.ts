@@ -20,7 +20,7 @@ type Json = Record<string, unknown>;
 const problemResponse = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
 
 const FORMAT_PARAMETER: Json = { name: 'format', in: 'query', description: 'Manifest format.', schema: { type: 'string', enum: [...FORMATS], default: 'json' } };
-const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Reject unknown input members and require every placeholder of the included sections.', schema: { type: 'boolean', default: false } };
+const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.', schema: { type: 'boolean', default: false } };
 
 const ERROR_RESPONSES: Json = {
   '400': { $ref: '#/components/responses/BadRequest' },
@@ -339,7 +339,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
       schemas,
       responses: {
-        BadRequest: problemResponse('Malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate, or a bad query parameter; errors names the JSON Pointer when there is one.'),
+        BadRequest: problemResponse('Malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (`known` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one.'),
         Unauthorized: problemResponse(`${API_KEY_HEADER} is missing or not valid.`),
         NotFound: problemResponse('No such vendor, repository, API version, release or collection; the answer names what exists.'),
         MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),

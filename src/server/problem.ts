@@ -8,7 +8,7 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
 /** Problem types, documented at GET /problems/<slug>. */
 export const PROBLEM_TYPES = {
-  'bad-request': 'The request could not be read: malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate (no answer can carry one), or a bad query parameter.',
+  'bad-request': 'The request could not be read: malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate (no answer can carry one), or a query parameter the route does not take or whose value is wrong (the answer names the parameters it takes).',
   unauthorized: 'X-APIKEY is missing or is not a valid key.',
   'not-found': 'No such route, vendor, repository, API version, release or collection; the answer names what exists.',
   'method-not-allowed': 'The route exists but not for this method; the Allow header lists the methods it takes.',

@@ -5,9 +5,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { type AddressInfo, Server as NetServer } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { createRequire } from 'node:module';
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
+import { PACKAGE_VERSION } from '../util/package-version.js';
 import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
@@ -17,7 +17,6 @@ import { InflightBytes } from './inflight-bytes.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { ServerState } from './state.js';
 
-const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 export interface RunningServer {
   server: Server;
@@ -50,7 +49,7 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     metrics: createMetrics(),
     ready: true,
     openapi() {
-      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, version, state.limits)) };
+      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, PACKAGE_VERSION, state.limits)) };
       return document.text;
     },
   };

@@ -9,3 +9,8 @@ export function cutMiddle(text: string, max: number): string {
   const half = Math.floor(max / 2);
   return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
 }
+
+/** A count with its noun: `1 repository`, `3 repositories`. */
+export function counted(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}

@@ -100,3 +100,29 @@ export function facetsWriting(found: ShippedCollection, member: string, repos = 
     .filter(writes)
     .flatMap((section) => section.facets.filter((facet) => facet !== 'master'));
 }
+
+export interface ShippedExample {
+  repository: string;
+  collection: string;
+  /** The file name without `.json`. */
+  name: string;
+  /** The exec request body, without the authors' `$description`. */
+  request: Record<string, unknown>;
+}
+
+/** Every example of every collection of `repos`, read from the examples/ folders. */
+export function examplesIn(repos = SHIPPED_REPOS): ShippedExample[] {
+  return repositoriesIn(repos).flatMap(({ name: repository, collections }) =>
+    collections.flatMap((collection) => {
+      const dir = path.join(repos, repository, collection, 'examples');
+      if (!existsSync(dir)) return [];
+      return readdirSync(dir)
+        .filter((file) => file.endsWith('.json'))
+        .sort()
+        .map((file) => {
+          const { $description: _, ...request } = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown>;
+          return { repository, collection, name: file.slice(0, -'.json'.length), request };
+        });
+    }),
+  );
+}

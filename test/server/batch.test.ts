@@ -44,7 +44,7 @@ describe('batch exec', () => {
     const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: broken }));
     expect(problem).toMatchObject({ status: 422, title: 'Invalid request' });
     expect(problem.errors).toEqual([
-      { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master' },
+      { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master; did you mean "addon:data"?' },
       { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass' },
       { pointer: '/values/web/spec/ports/0/port', detail: 'must be integer' },
     ]);

@@ -52,6 +52,41 @@ describe('error answers', () => {
     expect((await post('{"values":{"w":{"metadata":{"name":"w","labels":{"e":"\\ud83d\\ude00😀"}}}}}')).status).toBe(200);
   });
 
+  it('400 naming an unknown query parameter, the ones the route takes and the one most likely meant, on exec, batch and discovery', async () => {
+    const values = { w: { metadata: { name: 'w' } } };
+    const exec = await problemOf(await server.request(`${SERVICE}?fromat=yaml`, { method: 'POST', json: { values } }));
+    expect(exec).toMatchObject({ type: '/problems/bad-request', status: 400, detail: 'unknown query parameter "fromat"; this route takes format, strict, release; did you mean "format"?', parameter: 'fromat', known: ['format', 'strict', 'release'] });
+    const batch = await problemOf(await server.request(`${BASE}/exec?format=yaml&stirct=true`, { method: 'POST', json: { resources: [{ repository: 'service-resources', collection: 'service' }], values } }));
+    expect(batch).toMatchObject({ status: 400, detail: 'unknown query parameter "stirct"; this route takes format, strict; did you mean "strict"?' });
+    // A batch names releases per resource, so release is no parameter of it, and nothing is close to it.
+    const release = await problemOf(await server.request(`${BASE}/exec?release=1.0.0`, { method: 'POST', json: { resources: [], values } }));
+    expect(release.detail).toBe('unknown query parameter "release"; this route takes format, strict');
+    const collection = await problemOf(await server.request(`${BASE}/service-resources/v1/resources/collections/service?relase=1.0.0`));
+    expect(collection.detail).toBe('unknown query parameter "relase"; this route takes release; did you mean "release"?');
+    const vendors = await problemOf(await server.request('/apis/repos?pretty'));
+    expect(vendors.detail).toBe('unknown query parameter "pretty"; this route takes none');
+    // The problem type says so too.
+    expect(((await (await server.request('/problems/bad-request')).json()) as { description: string }).description).toContain('query parameter the route does not take');
+  });
+
+  it('takes every query parameter the OpenAPI document gives an operation', async () => {
+    const document = (await (await server.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const fill: Record<string, string> = { vendor: 'facetform', repository: 'service-resources', apiVersion: 'v1', collection: 'service' };
+    let checked = 0;
+    for (const [template, operations] of Object.entries(document.paths)) {
+      const path = template.replace(/\{(\w+)\}/g, (_, name: string) => fill[name]!);
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of (operation.parameters ?? []).filter((candidate) => candidate.in === 'query')) {
+          const response = await server.request(`${path}?${parameter.name}=x`, { method: method.toUpperCase(), ...(method === 'post' ? { json: { values: {} } } : {}) });
+          const body = await response.text();
+          expect(body, `${method} ${path} ${parameter.name}`).not.toContain('unknown query parameter');
+          checked++;
+        }
+      }
+    }
+    expect(checked).toBeGreaterThan(0);
+  });
+
   it('401 for a missing or wrong key, with the same answer', async () => {
     const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
     const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));

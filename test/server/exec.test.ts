@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadBundles } from '../../src/bundle/load.js';
 import type { ManifestCheck } from '../../src/manifest/kube-check.js';
 import { readLimits } from '../../src/server/config.js';
-import { repositoriesIn } from '../helpers/repos.js';
+import { examplesIn, repositoriesIn } from '../helpers/repos.js';
 import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -108,17 +108,27 @@ describe('exec', () => {
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
   });
 
-  it('with strict=true, refuses unknown members and requires every placeholder of the included sections', async () => {
+  it('with strict=true, renders every shipped example: strict refuses unknown members and requires only what the schema requires', async () => {
+    const examples = examplesIn();
+    expect(new Set(examples.map((example) => example.collection))).toEqual(new Set(repositoriesIn().flatMap((repository) => repository.collections)));
+    for (const example of examples) {
+      const response = await server.request(execPath(example.repository, example.collection) + '?strict=true', { method: 'POST', json: example.request });
+      expect(response.status, `${example.repository}/${example.collection} example ${example.name}: ${response.status === 200 ? '' : await response.text()}`).toBe(200);
+      expect(response.headers.get('warning')).toBeNull();
+    }
+  });
+
+  it('with strict=true, refuses unknown members with a 422, and a placeholder the schema does not require stays optional', async () => {
     const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
       json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, tpye: 'NodePort' } } } },
     });
     const problem = await problemOf(response);
     expect(problem.status).toBe(422);
-    expect(problem.errors).toEqual([
-      { pointer: '/values/web/spec/tpye', detail: 'is not a known field (strict=true rejects unknown fields)' },
-      { pointer: '/values/web/spec/type', detail: 'is required: it fills /spec/type of the manifest' },
-    ]);
+    expect(problem.errors).toEqual([{ pointer: '/values/web/spec/tpye', detail: 'is not a known field (strict=true rejects unknown fields)' }]);
+    const fixed = await server.request(execPath('service-resources', 'service') + '?strict=true', { method: 'POST', json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' } } } } } });
+    expect(fixed.status).toBe(200);
+    expect(((await fixed.json()) as any).spec).toEqual({ selector: { app: 'web' } });
   });
 
   it('answers 422 with every violation as a JSON Pointer into the body', async () => {
@@ -135,6 +145,15 @@ describe('exec', () => {
       { pointer: '/values/crd/spec/names/shortNames', detail: 'must be array' },
       { pointer: '/values/crd/spec/scope', detail: 'must be one of "Namespaced", "Cluster"' },
     ]);
+  });
+
+  it('suggests the facet an unknown one most likely meant, as lint does: a misspelling, another letter case, or a missing addon: prefix', async () => {
+    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:prots', 'Addon:Ports', 'ports', 'addon:nothing-like-it'], values: { web: { metadata: { name: 'web' } } } } });
+    const problem = await problemOf(response);
+    expect(problem.status).toBe(422);
+    const details = problem.errors!.map((error) => error.detail);
+    for (const detail of details.slice(0, 3)) expect(detail).toMatch(/^"[^"]+" is not a facet of service; its facets are .*; did you mean "addon:ports"\?$/);
+    expect(details[3]).not.toContain('did you mean');
   });
 
   it('checks the request shape: facets strings, values objects, globalvars strings', async () => {

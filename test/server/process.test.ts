@@ -5,7 +5,11 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadBundles } from '../../src/bundle/load.js';
+import { BundleRegistry } from '../../src/bundle/registry.js';
+import { describeServed } from '../../src/cli/serve-command.js';
 import { keyFileEntry } from '../../src/server/api-keys.js';
+import { readConfig } from '../../src/server/config.js';
 import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
 import { failedStart, killServers, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { declaredRelease, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
@@ -78,6 +82,35 @@ describe('facetform serve', () => {
       expect(result.stderr).toContain(message);
       expect(result.stderr).not.toContain('    at ');
     }
+  });
+
+  it('refuses to start on a variable that looks like a misspelt setting that is not set, saying which was meant, and ignores unrelated ones', async () => {
+    for (const [name, setting] of [['APIKEYS', 'API_KEYS'], ['LOGLEVEL', 'LOG_LEVEL'], ['MAX_ITEM', 'MAX_ITEMS'], ['workers', 'WORKERS']] as const) {
+      const result = await failedStart({ BUNDLES_DIR: dist, [name]: 'some-long-key' });
+      expect(result.code, name).toBe(2);
+      expect(result.stderr).toContain(`configuration error: ${name}: is not a setting; did you mean "${setting}"? Set ${setting}, or unset ${name}`);
+      expect(result.stderr).not.toContain('    at ');
+    }
+    // Set beside the setting it resembles, or far from every setting, a variable is someone else's.
+    const unrelated = { APIKEYS: 'x', HOME: '/root', HOSTNAME: 'box', EDITOR: 'vi', LOGNAME: 'me', REDIS_PORT: 'tcp://10.0.0.1:6379', KUBERNETES_SERVICE_HOST: '10.0.0.1', NODE_OPTIONS: '' };
+    expect(readConfig({ API_KEYS: 'some-long-key', ...unrelated }).warnings).toEqual([]);
+    // API_KEY is what the README has clients export: said, not refused.
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEY: 'the-client-key' });
+    expect(running.stderr()).toContain('facetform serve: warning: API_KEY is not a setting, so the server ignores it; did you mean "API_KEYS"?');
+    expect(running.stderr()).toContain('No API key is configured');
+  });
+
+  it('says at start how many repositories, releases and collections it serves, each counted once and in the right number', async () => {
+    const committed = path.join(ROOT, 'dist');
+    const index = JSON.parse(readFileSync(path.join(committed, 'index.json'), 'utf8')) as { bundles: Array<{ repository: string; collections: string[] }> };
+    const repositories = new Set(index.bundles.map((entry) => entry.repository)).size;
+    const collections = new Set(index.bundles.flatMap((entry) => entry.collections.map((collection) => `${entry.repository}/${collection}`))).size;
+    running = await spawnServer({ BUNDLES_DIR: committed, API_KEYS: 'some-long-key' });
+    expect(running.stderr()).toContain(`facetform serving ${repositories} repositories (${index.bundles.length} releases, ${collections} collections) on ${running.url}\n`);
+    // One repository of one release and one collection is said in the singular.
+    const [first] = loadBundles(dist);
+    const one = { ...first!, bundle: { ...first!.bundle, collections: first!.bundle.collections.slice(0, 1) } };
+    expect(describeServed(new BundleRegistry([one]))).toBe('1 repository (1 release, 1 collection)');
   });
 
   it('says which port is taken', async () => {

@@ -21,7 +21,7 @@ export function lintFixedValues(context: CollectionContext, plan: CollectionRend
   const reported = new Set<string>();
   for (const facets of [[], ...plan.facets.map((facet) => [facet])]) {
     const selection = plan.select(facets);
-    const manifest = selection.render({}, { id: '', strict: false, problems: [] });
+    const manifest = selection.render({}, { id: '', problems: [] });
     for (const problem of check.problems(manifest)) {
       const at = fromPointer(problem.pointer);
       const fromValues = selection.sites.some((site) => isPathPrefix(site.at, at) || isPathPrefix(at, site.at));

@@ -1,6 +1,7 @@
 /** Rules for one section file: its facets, reserved members, member names and placeholders. */
 import { contentOf, isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
 import { referenceToString, VARIABLE_PATTERN } from '../../template/placeholder.js';
+import { didYouMean } from '../../util/did-you-mean.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
 import type { CollectionContext, SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
@@ -34,7 +35,7 @@ export function lintFacets(section: SectionContext, report: LintReport): void {
         file,
         ['facets', index],
         `facet "${facet}" is not "master" or "addon:<name>"`,
-        `names are lowercase letters, digits and "-" after "addon:"${FACET_PATTERN.test(suggestion) ? `; did you mean "${suggestion}"?` : ''}`,
+        `names are lowercase letters, digits and "-" after "addon:"${didYouMean(FACET_PATTERN.test(suggestion) ? suggestion : undefined)}`,
       );
     } else if (seen.has(facet)) {
       report.warning(file, ['facets', index], `facet "${facet}" is listed twice`, 'remove the repeated entry');

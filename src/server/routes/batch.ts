@@ -7,19 +7,22 @@ import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../../ex
 import { AnswerTooLarge } from '../../manifest/format.js';
 import { RenderError } from '../../render/render-error.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { queryParameters } from '../middleware/query-parameters.js';
 import { requestLimits } from '../middleware/request-limits.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { answerManifests, answerTooLarge, formatParam, invalidRequest, strictParam, unknownFieldWarnings, unusedValuesWarnings } from './answer.js';
 
 export const BATCH_PATH = '/apis/repos/:vendor/exec';
+/** Each resource names its own release, so a batch takes no `release` query parameter. */
+export const BATCH_QUERY = ['format', 'strict'] as const;
 
 const SPLIT = 'split the batch into smaller ones';
 
 const MEMBER: Record<string, string> = { repository: 'repository', apiVersion: 'apiVersion', release: 'release', collection: 'collection' };
 
 export function batchRoutes(router: Router, state: ServerState): void {
-  router.post(BATCH_PATH, jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
+  router.post(BATCH_PATH, queryParameters(BATCH_QUERY), jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
     const vendor = ctx.params.vendor!;
     if (state.registry.repositories(vendor) === undefined) throw notFound('vendor', vendor, state.registry.vendors());
     const format = formatParam(ctx);

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { execute } from '../../exec/execute.js';
 import { RenderError } from '../../render/render-error.js';
 import { jsonBody } from '../middleware/json-body.js';
+import { queryParameters } from '../middleware/query-parameters.js';
 import { requestLimits } from '../middleware/request-limits.js';
 import type { ServerState } from '../state.js';
 import { toPointer } from '../../util/json.js';
@@ -11,9 +12,11 @@ import { findCollection, setBundleHeaders } from './lookup.js';
 
 export const COLLECTION_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection';
 export const EXEC_PATH = `${COLLECTION_PATH}/exec`;
+/** The query parameters of an exec request (the OpenAPI document describes each). */
+export const EXEC_QUERY = ['format', 'strict', 'release'] as const;
 
 export function execRoutes(router: Router, state: ServerState): void {
-  router.post(EXEC_PATH, jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
+  router.post(EXEC_PATH, queryParameters(EXEC_QUERY), jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
     const found = findCollection(state, ctx);
     const format = formatParam(ctx);
     const strict = strictParam(ctx);
