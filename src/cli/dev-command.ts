@@ -8,7 +8,6 @@
  * key configured, no key is asked for (only this machine can connect, and what it serves is the
  * caller's own working tree). BUNDLES_DIR and WORKERS do not apply.
  */
-import { existsSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pino } from 'pino';
@@ -21,6 +20,7 @@ import { createLogSink } from '../server/log-sink.js';
 import { EVENTS_PATH, headerText, Preview, PREVIEW_RELEASE_SUFFIX, type PreviewStatus } from '../server/preview.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
+import { reposFolder } from './repos-folder.js';
 import { loadKeys } from './serve-command.js';
 
 const DEV_HOST = '127.0.0.1';
@@ -56,7 +56,7 @@ const clock = (date: Date | undefined) => (date === undefined ? '' : date.toTime
 export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, port: { type: 'string' } });
   const reposDir = values.repos!;
-  if (!existsSync(reposDir) || !statSync(reposDir).isDirectory()) throw new CliError(`repositories folder ${reposDir} does not exist; name it with --repos DIR`);
+  reposFolder(reposDir, 'name it with --repos DIR');
   if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw new CliError(`--port "${values.port}" is not a port number (0 picks a free one)`);
   const config = readDevConfig(env, values.port);
   const shown = shownFolder(reposDir);

@@ -112,8 +112,15 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
  * console shows these as the fields of the facets that select the section.
  */
 function inputsOf(section: BundleSection, variable: string): string[] {
+  // A bundle's sections never change: each is parsed once, not on every discovery request.
+  const known = INPUTS.get(section);
+  if (known !== undefined) return known;
   const paths = placeholderSites(parseBody(section.content)).flatMap((site) =>
     site.expressions.flatMap((expression) => expression.references.filter((reference) => reference.variable === variable).map((reference) => reference.path.join('.'))),
   );
-  return [...new Set(paths)].sort();
+  const inputs = [...new Set(paths)].sort();
+  INPUTS.set(section, inputs);
+  return inputs;
 }
+
+const INPUTS = new WeakMap<BundleSection, string[]>();
