@@ -88,6 +88,13 @@ describe('§3 resolving values', () => {
     expect(error.problems).toEqual([{ pointer: '/globalvars', detail: 'has no entry for __W_ID__ and values has 2 entries (a, b): set globalvars.__W_ID__ to the one to use' }]);
   });
 
+  it('is an error when globalvars maps the variable to something other than a string, even an object that cannot become one', () => {
+    for (const mapped of [1, null, ['a'], { toString: false }]) {
+      const error = renderError(() => p.render({ values: { a: { metadata: meta } }, globalvars: { __W_ID__: mapped } }));
+      expect(error.problems).toEqual([{ pointer: '/globalvars/__W_ID__', detail: 'must be a string naming a key of values' }]);
+    }
+  });
+
   it('is an error when globalvars names a key that values lacks', () => {
     const error = renderError(() => p.render({ values: { a: { metadata: meta } }, globalvars: { __W_ID__: 'web' } }));
     expect(error.problems).toEqual([{ pointer: '/globalvars/__W_ID__', detail: 'names "web", which values lacks; values has "a"' }]);

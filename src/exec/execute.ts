@@ -126,7 +126,8 @@ function manifestProblems(collection: Executable, selection: Selection, resolved
   if (found.length === 0) return found;
   const problems: Problem[] = [];
   const ownProblems: string[] = [];
-  const kind = String(manifest.kind);
+  // A section may take kind from values: never coerce caller data.
+  const kind = typeof manifest.kind === 'string' ? manifest.kind : 'object';
   const aKind = `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
   for (const problem of found) {
     const at = fromPointer(problem.pointer);

@@ -17,7 +17,8 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
   const valuesObject = isPlainObject(values) ? values : {};
   const mapped = ownMember(globalvars, variable);
   // Listing the keys costs a little on every request; only the fallback and the errors need them.
-  const ids = mapped === undefined || !Object.hasOwn(valuesObject, String(mapped)) ? Object.keys(valuesObject) : [];
+  // `mapped` is caller data: never coerce it (an object whose toString is not a function throws).
+  const ids = typeof mapped === 'string' && Object.hasOwn(valuesObject, mapped) ? [] : Object.keys(valuesObject);
   let id: string;
   if (mapped === undefined) {
     if (ids.length !== 1) {

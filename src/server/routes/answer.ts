@@ -100,8 +100,8 @@ export function answerManifests(ctx: Context, manifests: unknown[], format: Form
   } catch (error) {
     if (error instanceof AnswerTooLarge) throw answerTooLarge(error, options.pointerOf(error.index), options.advice);
     if (error instanceof ObjectTooLarge) {
-      const kind = String((manifests[error.index] as { kind?: unknown }).kind);
-      const detail = `the ${kind} it renders takes ${bytesText(error.bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(error.limit)}, so it could never be applied`;
+      const kind = (manifests[error.index] as { kind?: unknown }).kind;
+      const detail = `the ${typeof kind === 'string' ? kind : 'object'} it renders takes ${bytesText(error.bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(error.limit)}, so it could never be applied`;
       throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, { errors: [{ pointer: options.pointerOf(error.index), detail }] });
     }
     throw error;
