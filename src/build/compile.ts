@@ -13,7 +13,7 @@ import { lintConflicts, lintMaster } from '../lint/rules/collection.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../lint/rules/sections.js';
 import { lintRefinements } from '../lint/rules/refinements.js';
 import { lintFixedValues, lintInterpolatedLandings } from '../lint/rules/kubernetes.js';
-import type { CollectionContext, SectionContext } from '../lint/context.js';
+import { type CollectionContext, collectionContexts } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
 import { type LintedCrds, lintCrds } from '../lint/rules/crds.js';
 import { RenderError } from '../render/render-error.js';
@@ -34,24 +34,6 @@ export interface CompileResult {
   /** Per bundle, each collection's input schema from the Kubernetes types alone, for the compatibility check. */
   kubernetesInputs: Map<Bundle, KubernetesInputs>;
   sources: RepositorySource[];
-}
-
-function sectionContext(named: { name: string; file: SourceFile }): SectionContext {
-  const value = named.file.value;
-  if (!isPlainObject(value)) return { ...named, section: undefined, template: undefined, facets: [], master: false };
-  const section = value as JsonObject;
-  const facets = Array.isArray(section.facets) ? section.facets.filter((facet): facet is string => typeof facet === 'string') : [];
-  const template = parseBody(contentOf(section)) as SectionContext['template'];
-  return { ...named, section, template, facets, master: facets.includes(MASTER_FACET) };
-}
-
-function collectionContexts(repository: RepositorySource): CollectionContext[] {
-  return repository.collections.map((source) => ({
-    repository,
-    source,
-    declaration: isPlainObject(source.file.value) ? (source.file.value as JsonObject) : undefined,
-    sections: source.sections.map(sectionContext),
-  }));
 }
 
 function allFiles(repository: RepositorySource): SourceFile[] {
@@ -220,11 +202,6 @@ function compileCollection(context: CollectionContext, typing: KindTyping, repor
 }
 
 export interface CompileOptions {
-  /**
-   * Kubernetes types kept from one compile to the next (`facetform dev`): kinds it has are not
-   * generated again, and kinds it lacks are added to it. By default each compile generates its own.
-   */
-  kubeTypes?: KubeTypes;
   /** Only these repositories of the folder (folder names); by default every one. */
   repositories?: readonly string[];
 }
@@ -241,7 +218,7 @@ export async function compileRepositories(reposDir: string, options: CompileOpti
   const kinds = planned.flatMap(({ contexts }) =>
     contexts.filter((context) => compilable(context, report)).map((context) => ({ apiVersion: String(context.declaration!.apiVersion), kind: String(context.declaration!.kind) })),
   );
-  const kindTypes = new KindTypes(options.kubeTypes?.add(kinds) ?? KubeTypes.generate(kinds), kinds);
+  const kindTypes = new KindTypes(KubeTypes.shared().add(kinds), kinds);
 
   const bundles: Bundle[] = [];
   const kubernetesInputs = new Map<Bundle, KubernetesInputs>();

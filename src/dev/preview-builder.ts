@@ -14,7 +14,6 @@ import { BundleRegistry } from '../bundle/registry.js';
 import type { LintMessage } from '../lint/report.js';
 import { REPOSITORY_FILE } from '../repository/layout.js';
 import { keepCompiledValidators } from '../schema/input-validator.js';
-import { KubeTypes } from '../schema/kube-types.js';
 
 /** One repository as the preview last compiled it. */
 export interface RepositoryPreview {
@@ -96,7 +95,6 @@ function shapeOf(collection: Bundle['collections'][number]): string {
 }
 
 export class PreviewBuilder {
-  private readonly kubeTypes = KubeTypes.empty();
   private readonly repositories = new Map<string, RepositoryPreview>();
 
   constructor(readonly reposDir: string) {
@@ -151,7 +149,7 @@ export class PreviewBuilder {
     }
     if (toCompile.length === 0) return { compiled: [], removed, changed: removed.length > 0 };
 
-    const { report, bundles } = await compileRepositories(this.reposDir, { kubeTypes: this.kubeTypes, repositories: toCompile.map(({ name }) => name) });
+    const { report, bundles } = await compileRepositories(this.reposDir, { repositories: toCompile.map(({ name }) => name) });
     const compiled: CompiledRepository[] = [];
     for (const { name, fingerprint: print } of toCompile) {
       const dir = path.resolve(this.reposDir, name) + path.sep;

@@ -5,10 +5,12 @@
  * validators compiled from the OpenAPI, which alone know int32/int64, byte, date-time and quantity.
  * Each number or string leaf is therefore asked of the kind's validator (a probe value placed at
  * that member) and takes the integer type and format the validator demands. Generation costs a few
- * seconds per program, so a build creates one program per API group version its collections use.
+ * seconds per program, so a build creates one program per API group version its collections use,
+ * and keeps what it made on disk for the next run (kind-schema-cache.ts).
  */
-import { createGenerator } from 'ts-json-schema-generator';
-import { kubeModel, type KindValidator } from '../manifest/kube-models.js';
+import { createRequire } from 'node:module';
+import { KUBE_MODELS_MODULE, kubeModel, type KindValidator } from '../manifest/kube-models.js';
+import { KindSchemaCache } from './kind-schema-cache.js';
 import type { JsonObject } from '../util/json.js';
 import { isPlainObject, toPointer } from '../util/json.js';
 
@@ -28,23 +30,33 @@ export interface MemberType {
   required: boolean;
 }
 
+// Loading the generator loads TypeScript, half a second: only a run that generates pays for it.
+const loadGenerator = () => createRequire(import.meta.url)('ts-json-schema-generator') as typeof import('ts-json-schema-generator');
+
+let shared: KubeTypes | undefined;
+
 export class KubeTypes {
   private readonly kinds = new Map<string, KindSchema>();
 
-  private constructor() {}
+  private constructor(private readonly cache: KindSchemaCache | undefined) {}
 
-  /** Generates the schemas of the given kinds; kinds kubernetes-models does not know are left out. */
+  /** Generates the schemas of the given kinds, reading and writing no cache; kinds kubernetes-models does not know are left out. */
   static generate(wanted: Array<{ apiVersion: string; kind: string }>): KubeTypes {
-    return new KubeTypes().add(wanted);
+    return new KubeTypes(undefined).add(wanted);
+  }
+
+  /** None yet; `add` reads each kind from `cache` before generating it, and writes what it generates. */
+  static cachedIn(cache: KindSchemaCache): KubeTypes {
+    return new KubeTypes(cache);
   }
 
   /**
-   * None yet, for a process that compiles again and again (`facetform dev`): `add` generates each
-   * kind once, and every later compile takes the schemas it already has. A kind's schema is the
-   * same whichever compile generated it.
+   * The process's one set, for builds and `facetform dev` that compile again and again: each kind is
+   * read from the disk cache or generated once, and every later compile takes it from here. A kind's
+   * schema is the same whichever compile asked for it first.
    */
-  static empty(): KubeTypes {
-    return new KubeTypes();
+  static shared(): KubeTypes {
+    return (shared ??= KubeTypes.cachedIn(KindSchemaCache.open([import.meta.url, KUBE_MODELS_MODULE])));
   }
 
   /** Generates the schemas of the given kinds that are not here yet; returns this. */
@@ -54,11 +66,16 @@ export class KubeTypes {
       if (this.kinds.has(`${apiVersion}|${kind}`)) continue;
       const model = kubeModel(apiVersion, kind);
       if (model === undefined) continue;
+      const cached = this.cache?.read(apiVersion, kind);
+      if (cached !== undefined) {
+        this.kinds.set(`${apiVersion}|${kind}`, cached);
+        continue;
+      }
       if (!byDeclarations.has(model.declarations)) byDeclarations.set(model.declarations, new Set());
       byDeclarations.get(model.declarations)!.add(`${apiVersion}|${kind}`);
     }
     for (const [file, keys] of byDeclarations) {
-      const generator = createGenerator({ path: file, expose: 'export', topRef: true, skipTypeCheck: true, jsDoc: 'extended' });
+      const generator = loadGenerator().createGenerator({ path: file, expose: 'export', topRef: true, skipTypeCheck: true, jsDoc: 'extended' });
       for (const key of [...keys].sort()) {
         const [apiVersion, kind] = key.split('|') as [string, string];
         const model = kubeModel(apiVersion, kind)!;
@@ -66,6 +83,7 @@ export class KubeTypes {
         const definitions = normalise(generated.definitions ?? {});
         addValidatorConstraints(kind, definitions, model.validate);
         this.kinds.set(key, { kind, apiVersion, definitions });
+        this.cache?.write({ kind, apiVersion, definitions });
       }
     }
     return this;
