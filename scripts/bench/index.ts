@@ -15,7 +15,7 @@ import { scaleOne } from './scale-bench.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
 const settings = quick
-  ? { rounds: 3, roundMs: 20, seconds: 1, warmupSeconds: 1, httpRounds: 1, startupRounds: 1, memorySeconds: 2, small: 5, large: 20, scaleLoadSeconds: 1 }
+  ? { rounds: 3, roundMs: 20, seconds: 1, warmupSeconds: 1, httpRounds: 1, startupRounds: 1, memorySeconds: 1, small: 2, large: 5, scaleLoadSeconds: 1 }
   : { rounds: 9, roundMs: 300, seconds: 10, warmupSeconds: 5, httpRounds: 2, startupRounds: 7, memorySeconds: 60, small: 50, large: 1000, scaleLoadSeconds: 5 };
 
 interface Row {

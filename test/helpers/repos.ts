@@ -2,21 +2,25 @@
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterAll } from 'vitest';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SHIPPED_REPOS = path.join(ROOT, 'repos');
 export const DEMO_REPOS = path.join(ROOT, 'test/fixtures/repos');
 
-const made: string[] = [];
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+// Test files share a worker and its modules (vitest.config.ts: isolate false): a folder made for one
+// file goes when that file ends (test/helpers/setup.ts); one shared by the worker's files, when the run
+// ends (test/helpers/global-setup.ts).
+const madeForFile: string[] = [];
 
-export function tempDir(prefix = 'facetform-'): string {
-  const dir = mkdtempSync(path.join(tmpdir(), prefix));
-  made.push(dir);
+export function tempDir(prefix = 'facetform-', lifetime: 'file' | 'run' = 'file'): string {
+  const dir = mkdtempSync(path.join(process.env.FACETFORM_TEST_TMP ?? tmpdir(), prefix));
+  if (lifetime === 'file') madeForFile.push(dir);
   return dir;
+}
+
+/** Removes the folders made for the test file that just ended. */
+export function removeFileTempDirs(): void {
+  for (const dir of madeForFile.splice(0)) rmSync(dir, { recursive: true, force: true });
 }
 
 /** A copy of `source` with `files` (relative path → text) written over it. */
@@ -125,4 +129,18 @@ export function examplesIn(repos = SHIPPED_REPOS): ShippedExample[] {
         });
     }),
   );
+}
+
+/**
+ * The first of `candidates` (a top-level member of the kind, with a value for it) that no section of
+ * the collection writes and whose lowercase name no section file has: what a test can add as a new
+ * section, whichever sections authors have added since.
+ */
+export function unwrittenMember(found: ShippedCollection, candidates: Array<[member: string, value: unknown]>, repos = SHIPPED_REPOS): { member: string; section: string; value: unknown } {
+  const dir = path.join(repos, found.repository, found.collection, 'sections');
+  const files = readdirSync(dir);
+  const written = new Set(files.flatMap((file) => Object.keys(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as object)));
+  const free = candidates.find(([member]) => !written.has(member) && !files.includes(`${member.toLowerCase()}.json`));
+  if (free === undefined) throw new Error(`sections of ${found.collection} write every one of ${candidates.map(([member]) => member).join(', ')}: name another member for the test to add`);
+  return { member: free[0], section: free[0].toLowerCase(), value: free[1] };
 }

@@ -7,16 +7,16 @@ import { ApiKeys } from '../../src/server/api-keys.js';
 import { parseRateLimit, type ServerTimeouts } from '../../src/server/config.js';
 import { createState, startServer, type RunningServer, type StateOptions } from '../../src/server/server.js';
 import { buildInto } from './build.js';
-import { SHIPPED_REPOS } from './repos.js';
+import { SHIPPED_REPOS, tempDir } from './repos.js';
 
 export const KEY = 'test-key-0123456789';
 export const BASE = '/apis/repos/facetform';
 export const execPath = (repository: string, collection: string) => `${BASE}/${repository}/v1/resources/collections/${collection}/exec`;
 
 let shippedDist: Promise<string> | undefined;
-/** The shipped repositories, built once per test file. */
+/** The shipped repositories, built once per test worker and shared by its files: no test writes into it. */
 export function shippedBundles(): Promise<string> {
-  shippedDist ??= buildInto(SHIPPED_REPOS);
+  shippedDist ??= buildInto(SHIPPED_REPOS, tempDir('facetform-dist-', 'run'));
   return shippedDist;
 }
 
@@ -41,6 +41,8 @@ export async function startTestServer(options: { keys?: ApiKeys; dist?: string; 
   return {
     ...running,
     logs,
+    // A test has its answers before it closes: no need to wait out the second a production drain gives idle sockets.
+    close: (timeoutMs = 100) => running.close(timeoutMs),
     request(path, init = {}) {
       const { json, headers, ...rest } = init;
       const merged = new Headers(headers);
