@@ -6,7 +6,7 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/build.js';
-import { collectionOfKind, committedReleases, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
+import { collectionOfKind, committedReleases, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir, unwrittenMember } from '../helpers/repos.js';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -65,21 +65,26 @@ describe('a release judged by what it renders', () => {
   });
 
   it('accepts a new optional section as a minor release: no existing request renders differently', async () => {
+    // A StorageClass member no section of the collection writes yet, whichever sections authors have added since.
+    const { member, section, value } = unwrittenMember(STORAGE, [
+      ['mountOptions', ['nfsvers=4.1']],
+      ['allowedTopologies', [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['zone-a'] }] }]],
+    ]);
     const repos = repoCopy(SHIPPED_REPOS, {
-      [`${STORAGE.repository}/${STORAGE.collection}/sections/mountoptions.json`]: JSON.stringify({
-        $description: 'Sets the mount options of volumes of this class.',
-        facets: ['addon:spec', 'addon:mountoptions'],
-        mountOptions: '{{ __SC_ID__.spec.mountOptions ?? __SC_ID__.mountOptions }}',
+      [`${STORAGE.repository}/${STORAGE.collection}/sections/${section}.json`]: JSON.stringify({
+        $description: `Sets the ${member} of this class.`,
+        facets: ['addon:spec', `addon:${section}`],
+        [member]: `{{ ${STORAGE.variable}.spec.${member} ?? ${STORAGE.variable}.${member} }}`,
       }),
-      [`${STORAGE.repository}/${STORAGE.collection}/examples/mount-options.json`]: JSON.stringify({
-        facets: ['addon:provisioner', 'addon:mountoptions'],
-        values: { nfs: { metadata: { name: 'nfs' }, provisioner: 'nfs.csi.k8s.io', mountOptions: ['nfsvers=4.1'] } },
+      [`${STORAGE.repository}/${STORAGE.collection}/examples/${section}-planted.json`]: JSON.stringify({
+        facets: ['addon:provisioner', `addon:${section}`],
+        values: { planted: { metadata: { name: 'planted' }, provisioner: 'nfs.csi.k8s.io', [member]: value } },
       }),
       ...minorBump(STORAGE.repository),
     });
     const run = await build(repos);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('adds section mountoptions to storageclass');
+    expect(run.stdout).toContain(`adds section ${section} to ${STORAGE.collection}`);
     expect(run.stdout).not.toContain('renders differently');
   });
 
