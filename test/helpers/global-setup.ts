@@ -1,12 +1,17 @@
 /**
  * Once per `vitest run` (vitest.config.ts globalSetup): one folder holds every temporary folder the
- * tests make, and goes when the run ends, whatever became of the workers that made them.
+ * tests make, and goes when the run ends, whatever became of the workers that made them; and the
+ * kind schemas the repositories need are in the disk cache before any worker asks for them.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { compileRepositories } from '../../src/build/compile.js';
+import { DEMO_REPOS, SHIPPED_REPOS } from './repos.js';
 
-export default function setup(): () => void {
+export default async function setup(): Promise<() => void> {
+  // On a fresh clone the cache is empty: generated once here (about 10 s), not by three workers at once.
+  for (const repos of [SHIPPED_REPOS, DEMO_REPOS]) await compileRepositories(repos);
   const root = mkdtempSync(path.join(tmpdir(), 'facetform-tests-'));
   // Workers are forked after this, with this environment.
   process.env.FACETFORM_TEST_TMP = root;
