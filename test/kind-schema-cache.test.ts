@@ -1,12 +1,12 @@
 /** The disk cache of generated kind schemas: a shortcut that must never change what a build sees. */
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { KindSchemaCache } from '../src/schema/kind-schema-cache.js';
 import { KubeTypes } from '../src/schema/kube-types.js';
 import { tempDir } from './helpers/repos.js';
 
-const GENERATOR = new URL('../src/schema/kube-types.ts', import.meta.url).href;
+const GENERATOR = new URL('../src/schema/', import.meta.url);
 const CONFIG_MAP = [{ apiVersion: 'v1', kind: 'ConfigMap' }];
 const fresh = KubeTypes.generate(CONFIG_MAP).kindSchema('v1', 'ConfigMap')!;
 
@@ -47,7 +47,7 @@ describe('kind schema cache', () => {
     const dir = filledCopy();
     const before = entries(dir);
     // Another module list stands for edited generation code or an upgraded package: another digest.
-    const edited = KindSchemaCache.open([GENERATOR, new URL('../src/manifest/kube-models.ts', import.meta.url).href], dir);
+    const edited = KindSchemaCache.open([GENERATOR, new URL('../src/manifest/', import.meta.url)], dir);
     expect(edited.read('v1', 'ConfigMap')).toBeUndefined();
     expect(KubeTypes.cachedIn(edited).add(CONFIG_MAP).kindSchema('v1', 'ConfigMap')).toStrictEqual(fresh);
     // Two checkouts may share one node_modules: neither evicts the other's entries.
@@ -62,6 +62,16 @@ describe('kind schema cache', () => {
       writeFileSync(path.join(dir, entry!), damaged);
       expect(KindSchemaCache.open([GENERATOR], dir).read('v1', 'ConfigMap')).toBeUndefined();
     }
+  });
+
+  it('reads no entry that is a symlink, even to a good entry', () => {
+    const dir = filledCopy();
+    const [entry] = entries(dir);
+    const target = path.join(tempDir(), 'elsewhere.json');
+    cpSync(path.join(dir, entry!), target);
+    rmSync(path.join(dir, entry!));
+    symlinkSync(target, path.join(dir, entry!));
+    expect(KindSchemaCache.open([GENERATOR], dir).read('v1', 'ConfigMap')).toBeUndefined();
   });
 
   it('only generates when its folder cannot be written', () => {

@@ -11,8 +11,6 @@ import path from 'node:path';
 import './kube-formats.js';
 
 const require = createRequire(import.meta.url);
-/** This module, whose mapping of kinds to declarations the generated kind schemas depend on. */
-export const KUBE_MODELS_MODULE = import.meta.url;
 const modelsRoot = path.dirname(require.resolve('kubernetes-models'));
 
 /** An ajv error as kubernetes-models' validators report it. */

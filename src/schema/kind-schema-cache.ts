@@ -1,28 +1,30 @@
 /**
  * Generated kind schemas kept on disk between runs: generating the kinds of one API group version
  * takes seconds (ts-json-schema-generator reads the whole declarations file), reading one back a
- * millisecond. Every entry's name carries a digest of what the schemas are made from (the installed
- * versions of kubernetes-models, the generator and TypeScript, and the text of our own generation
- * code), so an upgrade or an edit makes new entries and never reads a stale one. The cache is only
- * a shortcut: any failure to read or write it means generating, never an error.
+ * millisecond. Every entry's name carries a digest of what the schemas are made from: the installed
+ * versions of the packages that generate and probe them, and the text of the running code that does
+ * (every module of the folders it lives in), so an upgrade or an edit makes new entries and never
+ * reads an old one. The cache is only a shortcut: any failure to read or write it means generating.
+ * Its folder must be as private as node_modules: an entry is trusted as the code is.
  */
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { KindSchema } from './kube-types.js';
 import { isPlainObject } from '../util/json.js';
 
-/** The packages whose code or data a generated schema depends on. */
+/** The packages whose code or data a generated schema depends on; the ajv packages as kubernetes-models' validators load them. */
 const INPUT_PACKAGES = ['kubernetes-models', '@kubernetes-models/apimachinery', '@kubernetes-models/base', '@kubernetes-models/validate', 'ts-json-schema-generator', 'typescript'];
+const VALIDATOR_PACKAGES = ['ajv', 'ajv-formats', 'ajv-formats-draft2019'];
 
 // Two folders up from both src/schema and the compiled lib/schema.
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Where the cache lives: `FACETFORM_CACHE_DIR`, else node_modules/.cache/facetform as babel and eslint keep theirs. */
+/** Where the cache lives: `FACETFORM_CACHE_DIR` (a relative one from the working folder), else node_modules/.cache/facetform/kind-schemas. */
 export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return env.FACETFORM_CACHE_DIR || path.join(PACKAGE_ROOT, 'node_modules/.cache/facetform/kind-schemas');
+  return env.FACETFORM_CACHE_DIR ? path.resolve(env.FACETFORM_CACHE_DIR) : path.join(PACKAGE_ROOT, 'node_modules/.cache/facetform/kind-schemas');
 }
 
 export class KindSchemaCache {
@@ -31,38 +33,54 @@ export class KindSchemaCache {
     private readonly digest: string,
   ) {}
 
-  /** The cache for schemas made by the given modules (their URLs, `import.meta.url`). */
-  static open(generatorModules: string[], dir = cacheDirectory()): KindSchemaCache {
+  /** The cache for schemas made by the code in the given folders (URLs of folders: `new URL('.', import.meta.url)`). */
+  static open(codeFolders: URL[], dir = cacheDirectory()): KindSchemaCache {
     const hash = createHash('sha256');
     const require = createRequire(import.meta.url);
     for (const name of INPUT_PACKAGES) hash.update(`${name}@${installedVersion(require, name)}\n`);
-    for (const url of generatorModules) for (const file of sourcesOf(fileURLToPath(url))) hash.update(readFileSync(file));
+    const validators = createRequire(resolvedOrSelf(require, '@kubernetes-models/validate'));
+    for (const name of VALIDATOR_PACKAGES) hash.update(`${name}@${installedVersion(validators, name)}\n`);
+    for (const folder of codeFolders) {
+      const dirPath = fileURLToPath(folder);
+      for (const name of readdirSync(dirPath).filter((file) => /\.(ts|js)$/.test(file)).sort()) hash.update(`${name}\n`).update(readFileSync(path.join(dirPath, name)));
+    }
     return new KindSchemaCache(dir, hash.digest('hex').slice(0, 16));
   }
 
   read(apiVersion: string, kind: string): KindSchema | undefined {
+    let fd: number | undefined;
     try {
-      const entry: unknown = JSON.parse(readFileSync(this.fileOf(apiVersion, kind), 'utf8'));
+      // A regular file only: not a FIFO or a device that would block or never end, not a symlink.
+      fd = openSync(this.fileOf(apiVersion, kind), constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+      if (!fstatSync(fd).isFile()) return undefined;
+      const entry: unknown = JSON.parse(readFileSync(fd, 'utf8'));
       const valid = isPlainObject(entry) && entry.apiVersion === apiVersion && entry.kind === kind && isPlainObject(entry.definitions);
       return valid ? (entry as unknown as KindSchema) : undefined;
     } catch {
       return undefined;
+    } finally {
+      if (fd !== undefined) closeSync(fd);
     }
   }
 
   /**
-   * Writes one entry, whole or not at all (a rename). Entries of other digests stay: two checkouts
-   * or a copy of the project may share one node_modules. Deleting the folder is always safe.
+   * Writes one entry, whole or not at all: a new file of a random name (never one that exists, nor a
+   * symlink), then a rename. Entries of other digests stay: two checkouts may share one folder.
    */
   write(schema: KindSchema): void {
+    const file = this.fileOf(schema.apiVersion, schema.kind);
+    const partial = `${file}.${randomBytes(8).toString('hex')}.tmp`;
     try {
       mkdirSync(this.dir, { recursive: true });
-      const file = this.fileOf(schema.apiVersion, schema.kind);
-      const partial = `${file}.${process.pid}.tmp`;
-      writeFileSync(partial, JSON.stringify(schema));
+      writeFileSync(partial, JSON.stringify(schema), { flag: 'wx' });
       renameSync(partial, file);
     } catch {
       // A read-only install or a full disk: the next run generates again.
+      try {
+        rmSync(partial, { force: true });
+      } catch {
+        // No folder to remove it from.
+      }
     }
   }
 
@@ -72,16 +90,12 @@ export class KindSchemaCache {
   }
 }
 
-/**
- * A module as both its source (src/…/x.ts) and its compiled form (lib/…/x.js) where both exist: the
- * tests run the source in process and the compiled form in child processes, and both must come to
- * one digest, or each would drop the other's entries.
- */
-function sourcesOf(file: string): string[] {
-  const relative = path.relative(PACKAGE_ROOT, file).split(path.sep).join('/');
-  const module = /^(?:src|lib)\/(.*)\.(?:ts|js)$/.exec(relative)?.[1];
-  if (module === undefined) return [file];
-  return [path.join(PACKAGE_ROOT, 'src', `${module}.ts`), path.join(PACKAGE_ROOT, 'lib', `${module}.js`)].filter((candidate) => existsSync(candidate));
+function resolvedOrSelf(require: NodeJS.Require, name: string): string {
+  try {
+    return require.resolve(name);
+  } catch {
+    return fileURLToPath(import.meta.url);
+  }
 }
 
 /** The version of an installed package, found from its entry point up to its package.json. */

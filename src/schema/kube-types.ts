@@ -9,7 +9,7 @@
  * and keeps what it made on disk for the next run (kind-schema-cache.ts).
  */
 import { createRequire } from 'node:module';
-import { KUBE_MODELS_MODULE, kubeModel, type KindValidator } from '../manifest/kube-models.js';
+import { kubeModel, type KindValidator } from '../manifest/kube-models.js';
 import { KindSchemaCache } from './kind-schema-cache.js';
 import type { JsonObject } from '../util/json.js';
 import { isPlainObject, toPointer } from '../util/json.js';
@@ -56,7 +56,9 @@ export class KubeTypes {
    * schema is the same whichever compile asked for it first.
    */
   static shared(): KubeTypes {
-    return (shared ??= KubeTypes.cachedIn(KindSchemaCache.open([import.meta.url, KUBE_MODELS_MODULE])));
+    // The code that generates and probes: this folder, manifest/ (kinds, validators, formats) and util/.
+    shared ??= KubeTypes.cachedIn(KindSchemaCache.open(['./', '../manifest/', '../util/'].map((folder) => new URL(folder, import.meta.url))));
+    return shared;
   }
 
   /** Generates the schemas of the given kinds that are not here yet; returns this. */

@@ -321,10 +321,9 @@ describe('bundles at start', () => {
   });
 
   it('says which file it could not write when the start-time build meets an unwritable dist/, without a stack', async () => {
-    // A copy of the project whose dist/ is a file: no folder can be made there, even by root. With
-    // src/ too, it finds the kind schemas the other tests cached under the node_modules it shares.
+    // A copy of the project whose dist/ is a file: no folder can be made there, even by root.
     const project = tempDir();
-    for (const part of ['bin', 'lib', 'src', 'repos', 'package.json']) cpSync(path.join(ROOT, part), path.join(project, part), { recursive: true });
+    for (const part of ['bin', 'lib', 'repos', 'package.json']) cpSync(path.join(ROOT, part), path.join(project, part), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
     writeFileSync(path.join(project, 'dist'), 'not a folder\n');
     const run = spawnSync(process.execPath, [path.join(project, 'bin/facetform.js'), 'serve'], { env: { PATH: process.env.PATH, PORT: '0', API_KEYS: 'some-long-key' }, encoding: 'utf8', timeout: 120_000 });
