@@ -23,8 +23,9 @@ const VALIDATOR_PACKAGES = ['ajv', 'ajv-formats', 'ajv-formats-draft2019'];
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Where the cache lives: `FACETFORM_CACHE_DIR` (a relative one from the working folder), else node_modules/.cache/facetform/kind-schemas. */
-export function cacheDirectory(env: NodeJS.ProcessEnv = process.env): string {
-  return env.FACETFORM_CACHE_DIR ? path.resolve(env.FACETFORM_CACHE_DIR) : path.join(PACKAGE_ROOT, 'node_modules/.cache/facetform/kind-schemas');
+function cacheDirectory(): string {
+  const configured = process.env.FACETFORM_CACHE_DIR;
+  return configured ? path.resolve(configured) : path.join(PACKAGE_ROOT, 'node_modules/.cache/facetform/kind-schemas');
 }
 
 export class KindSchemaCache {
