@@ -143,8 +143,12 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     await page.check('input[name="mode"][value="json"]');
     const values = JSON.parse(await page.inputValue('#values-json'));
     values.web.spec.port = 80;
+    values.web.spec['pörts "b"'] = [];
     await page.fill('#values-json', JSON.stringify(values));
     await eventually(async () => (await text('#warnings')).includes('unknown field "/values/web/spec/port"'), 'the warning');
+    // Warning headers carry UTF-8 bytes and quoted pairs; the page shows the text.
+    await eventually(async () => (await text('#warnings')).includes('unknown field "/values/web/spec/pörts "b""'), 'the non-ASCII warning');
+    delete values.web.spec['pörts "b"'];
     values.web.spec.ports[0].port = 'http';
     await page.fill('#values-json', JSON.stringify(values));
     await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be integer'), 'the error under the JSON editor');

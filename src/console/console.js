@@ -374,8 +374,7 @@ async function render() {
   }
   if (seq !== state.renderSeq) return; // a newer edit is already on its way
   clearErrors();
-  const warnings = (response.headers.get('warning') ?? '').split(/, (?=\d{3} )/).filter(Boolean);
-  $('warnings').replaceChildren(...warnings.map((warning) => el('li', { textContent: warning.replace(/^299 - "(.*)"$/, '$1').replace(/\\"/g, '"') })));
+  $('warnings').replaceChildren(...warningTexts(response.headers.get('warning') ?? '').map((text) => el('li', { textContent: text })));
   if (response.ok) {
     state.manifest = text;
     $('manifest').textContent = text;
@@ -423,3 +422,12 @@ $('copy-command').addEventListener('click', () => copy($('command').textContent,
 
 showKeyState(state.key ? 'set' : 'not set', Boolean(state.key));
 if (state.key) loadRepositories();
+
+/** The texts of Warning headers: quoted-strings whose bytes are UTF-8 (fetch hands them over as Latin-1 characters). */
+function warningTexts(header) {
+  const texts = header.match(/\d{3} \S+ "(?:[^"\\]|\\.)*"/g) ?? [];
+  return texts.map((warning) => {
+    const quoted = warning.slice(warning.indexOf('"') + 1, -1).replace(/\\(.)/g, '$1');
+    return new TextDecoder().decode(Uint8Array.from(quoted, (c) => c.charCodeAt(0)));
+  });
+}

@@ -9,10 +9,17 @@ import { queryParam } from './lookup.js';
 
 export const CONTENT_TYPES = { json: `${MEDIA_TYPES.json}; charset=utf-8`, yaml: MEDIA_TYPES.yaml } as const;
 
-/** A Warning header value (RFC 9111 §5.5 form, as the Kubernetes API server sends), printable ASCII only. */
+/**
+ * A Warning header value as the Kubernetes API server writes one: `299 - "text"`, the text an RFC 9110
+ * quoted-string whose `"` and `\` are quoted pairs and whose other characters go as UTF-8 bytes
+ * (obs-text); client-go and kubectl read it back as the text. A control character cannot be sent
+ * in a header at all, so it is shown as its \uXXXX escape.
+ */
 export function warningHeader(text: string): string {
-  const quoted = text.replace(/[\\"]/g, (c) => '\\' + c).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  return `299 - "${quoted}"`;
+  const shown = text.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  const quoted = shown.replace(/[\\"]/g, (c) => '\\' + c);
+  // Node writes a header string's characters as Latin-1 bytes: hand it the UTF-8 bytes as such.
+  return `299 - "${/[^\x00-\x7f]/.test(quoted) ? Buffer.from(quoted, 'utf8').toString('latin1') : quoted}"`;
 }
 
 /** Warning headers per answer, and characters per pointer in one: headers must stay small. */
