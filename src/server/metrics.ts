@@ -10,7 +10,8 @@ export interface Metrics {
   registry: Registry;
   /** The text /metrics answers: this registry's, or with WORKERS the whole server's, from the primary. */
   scrape(): Promise<string>;
-  countRequest(method: string, route: string, status: number): void;
+  /** Counts one answered HTTP request and records how long it took, in seconds. */
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one render's duration in seconds. */
   observeRender(collection: string, seconds: number): void;
 }
@@ -34,7 +35,6 @@ export function countLogDrops(registry: Registry): void {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const pending = new Map<string, number>();
   const renderDuration = new Histogram({
     name: 'facetform_render_duration_seconds',
     help: 'Time to validate and render one exec request, by collection.',
@@ -43,26 +43,40 @@ export function createMetrics(): Metrics {
     registers: [registry],
   });
   const renderChildren = new Map<string, ReturnType<typeof renderDuration.labels>>();
+  // The latency a caller sees, from the first middleware to the answer handed to Node, by route
+  // (the pattern, never the path) and status; the buckets reach the slowest an answer may be.
+  const requestDuration = new Histogram({
+    name: 'facetform_http_request_duration_seconds',
+    help: 'Time from receiving an HTTP request to handing its answer to Node, by method, route and status.',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registers: [registry],
+  });
+  const requestChildren = new Map<string, { count: number; duration: ReturnType<typeof requestDuration.labels> }>();
   new Counter({
     name: 'facetform_http_requests_total',
     help: 'HTTP requests by method, route and status.',
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
     collect() {
-      for (const [key, count] of pending) {
+      for (const [key, child] of requestChildren) {
+        if (child.count === 0) continue;
         const [method, route, status] = key.split('\u0000') as [string, string, string];
-        this.inc({ method, route, status }, count);
+        this.inc({ method, route, status }, child.count);
+        child.count = 0;
       }
-      pending.clear();
     },
   });
   countLogDrops(registry);
   return {
     registry,
     scrape: () => registry.metrics(),
-    countRequest(method, route, status) {
+    observeRequest(method, route, status, seconds) {
       const key = `${method}\u0000${route}\u0000${status}`;
-      pending.set(key, (pending.get(key) ?? 0) + 1);
+      let child = requestChildren.get(key);
+      if (child === undefined) requestChildren.set(key, (child = { count: 0, duration: requestDuration.labels(method, route, String(status)) }));
+      child.count++;
+      child.duration.observe(seconds);
     },
     observeRender(collection, seconds) {
       // A labelled child per collection, kept: observing on it skips label hashing.

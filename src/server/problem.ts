@@ -12,6 +12,7 @@ export const PROBLEM_TYPES = {
   unauthorized: 'X-APIKEY is missing or is not a valid key.',
   'not-found': 'No such route, vendor, repository, API version, release or collection; the answer names what exists.',
   'method-not-allowed': 'The route exists but not for this method; the Allow header lists the methods it takes.',
+  'not-acceptable': 'The Accept header allows none of the media types the route answers with; available lists them (exec and batch: application/json and application/yaml).',
   'payload-too-large': 'The request body is larger than the limit.',
   'unsupported-media-type': 'The request body is not application/json.',
   'invalid-values': 'The request is well-formed JSON but its facets, values or globalvars are wrong; errors[] lists every problem with a JSON Pointer.',

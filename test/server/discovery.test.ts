@@ -118,6 +118,27 @@ describe('operations', () => {
     expect(text).toContain('process_resident_memory_bytes');
   });
 
+  it('records the latency of every HTTP request in a histogram by method, route and status, counted as the request counter counts', async () => {
+    const exec = execPath('service-resources', 'service');
+    const labels = (status: number) => `method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="${status}"`;
+    const sample = (text: string, name: string, status: number, le?: string) => {
+      const line = text.split('\n').find((l) => l.startsWith(`${name}{${le === undefined ? '' : `le="${le}",`}${labels(status)}}`));
+      return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
+    };
+    const before = await (await server.request('/metrics')).text();
+    for (let index = 0; index < 3; index++) await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
+    await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 7 } } } } });
+    const after = await (await server.request('/metrics')).text();
+    const delta = (name: string, status: number, le?: string) => sample(after, name, status, le) - sample(before, name, status, le);
+    expect([delta('facetform_http_request_duration_seconds_count', 200), delta('facetform_http_request_duration_seconds_count', 422)]).toEqual([3, 1]);
+    expect([delta('facetform_http_requests_total', 200), delta('facetform_http_requests_total', 422)]).toEqual([3, 1]);
+    expect(delta('facetform_http_request_duration_seconds_bucket', 200, '+Inf')).toBe(3);
+    expect(delta('facetform_http_request_duration_seconds_sum', 200)).toBeGreaterThan(0);
+    const buckets = after.split('\n').filter((line) => line.startsWith('facetform_http_request_duration_seconds_bucket{') && line.includes(labels(200))).map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    expect(buckets.length).toBeGreaterThan(5);
+    expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
+  });
+
   it('logs one structured line per request with method, route, status, duration and request id', async () => {
     await server.request('/healthz', { headers: { 'X-Request-Id': 'trace-42' } });
     const line = server.logs.find((entry) => entry.requestId === 'trace-42')!;

@@ -33,6 +33,18 @@ describe('API keys', () => {
     }
   });
 
+  it('challenges with WWW-Authenticate naming the header a key goes in', async () => {
+    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
+    const refused = await server.request(DISCOVERY, { headers: { 'X-APIKEY': '' } });
+    expect(refused.status).toBe(401);
+    // RFC 9110 §11.6.1: auth-scheme, then auth-params (token = token or quoted-string).
+    const challenge = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (.*)$/.exec(refused.headers.get('www-authenticate') ?? '');
+    expect(challenge?.[1]).toBe('ApiKey');
+    const params = Object.fromEntries([...challenge![2]!.matchAll(/([!#$%&'*+.^_`|~0-9A-Za-z-]+)="([^"]*)"(?:, |$)/g)].map((match) => [match[1]!.toLowerCase(), match[2]!]));
+    expect(params.realm).toBe('facetform');
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', [params.header!]: 'right-key-1234' } })).status).toBe(200);
+  });
+
   it('accepts the header in any letter case', async () => {
     server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
     expect((await server.request(DISCOVERY, { headers: { 'x-apikey': 'right-key-1234' } })).status).toBe(200);

@@ -24,14 +24,16 @@ describe('rate limits', () => {
       last = await server.request(SERVICE, { method: 'POST', json: BODY });
       statuses.push(last.status);
       if (index === 0) {
-        expect(last.headers.get('ratelimit-limit')).toBe('3');
-        expect(last.headers.get('ratelimit-remaining')).toBe('2');
-        expect(Number(last.headers.get('ratelimit-reset'))).toBeGreaterThan(0);
+        expect(structuredItem(last.headers.get('ratelimit-policy'))).toEqual({ policy: 'key', q: 3, w: 60 });
+        const { policy, r, t } = structuredItem(last.headers.get('ratelimit'));
+        expect({ policy, r }).toEqual({ policy: 'key', r: 2 });
+        expect(t).toBeGreaterThan(0);
+        expect(['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset'].filter((name) => last!.headers.has(name))).toEqual([]);
       }
     }
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(last!.headers.get('retry-after')).toBe('20');
-    expect(last!.headers.get('ratelimit-remaining')).toBe('0');
+    expect(structuredItem(last!.headers.get('ratelimit')).r).toBe(0);
     expect(await problemOf(last!)).toMatchObject({ type: '/problems/too-many-requests', status: 429, detail: 'this key may send 3/min; retry after 20 s' });
   });
 
@@ -99,3 +101,11 @@ describe('server timeouts', () => {
     expect(answer).toContain('application/problem+json');
   });
 });
+
+/** One RFC 8941 list item of draft-ietf-httpapi-ratelimit-headers: a string naming the policy, with integer parameters. */
+function structuredItem(field: string | null): { policy: string; [parameter: string]: string | number } {
+  const match = /^"([^"\\]*)"((?:;[a-z][a-z0-9_.*-]*=\d{1,15})*)$/.exec(field ?? '');
+  if (match === null) throw new Error(`not one structured item with integer parameters: ${field}`);
+  const parameters = match[2]!.split(';').slice(1).map((pair) => pair.split('=') as [string, string]);
+  return { policy: match[1]!, ...Object.fromEntries(parameters.map(([name, value]) => [name, Number(value)])) };
+}

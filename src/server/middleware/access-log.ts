@@ -14,7 +14,7 @@ export function accessLog(state: ServerState): Middleware {
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       const route = routeOf(ctx as never);
-      state.metrics.countRequest(ctx.method, route, ctx.status);
+      state.metrics.observeRequest(ctx.method, route, ctx.status, durationMs / 1000);
       state.logger.info(
         { method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 1000) / 1000, requestId: ctx.state.requestId, key: ctx.state.keyName },
         'request',

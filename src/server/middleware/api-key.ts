@@ -2,7 +2,8 @@
  * X-APIKEY on every route but the few public ones (health, readiness, problem types, the console
  * page) and the operations routes an operator opened (OPEN_ROUTES: metrics, the OpenAPI document,
  * which tell an outsider the traffic and every schema). Deny by default: a route added later is
- * protected unless named here. A missing and a wrong key get the same answer.
+ * protected unless named here. A missing and a wrong key get the same answer, whose WWW-Authenticate
+ * challenge (RFC 9110 §11.6.1) names the header a key goes in.
  */
 import type { Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
@@ -10,6 +11,8 @@ import { CONSOLE_PATHS } from '../routes/console.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
+/** No registered scheme carries a key in a header of its own; `ApiKey` is the name OpenAPI tools use. */
+export const API_KEY_CHALLENGE = `ApiKey realm="facetform", header="${API_KEY_HEADER}"`;
 
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/', '/console/'];
@@ -25,7 +28,7 @@ export function apiKey(state: ServerState): Middleware {
       const presented = ctx.get(API_KEY_HEADER);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {
-        throw new HttpProblem(401, 'unauthorized', 'Unauthorized', `send a valid API key in the ${API_KEY_HEADER} header`);
+        throw new HttpProblem(401, 'unauthorized', 'Unauthorized', `send a valid API key in the ${API_KEY_HEADER} header`, {}, { 'WWW-Authenticate': API_KEY_CHALLENGE });
       }
       ctx.state.keyName = name;
     }

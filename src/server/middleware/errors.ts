@@ -4,6 +4,7 @@
  * a 500 whose body says only the request id, while the log gets the stack.
  */
 import type { Context, Middleware } from 'koa';
+import { answerIsAcceptable, notAcceptable } from '../accept.js';
 import { HttpProblem, PROBLEM_MEDIA_TYPE } from '../problem.js';
 import type { ServerState } from '../state.js';
 
@@ -34,6 +35,11 @@ export function errors(state: ServerState): Middleware {
         state.logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
         sendProblem(ctx, new HttpProblem(500, 'internal-error', 'Internal server error', `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`));
       }
+      return;
+    }
+    // An answer whose media type Accept excludes: exec and batch chose theirs from Accept already.
+    if (!answerIsAcceptable(ctx)) {
+      sendProblem(ctx, notAcceptable(ctx, [ctx.response.type]));
       return;
     }
     // Answers the router left without a body: no route (404) or a method the route does not take (405).

@@ -4,6 +4,7 @@ import { AnswerTooLarge, FORMATS, formatManifest, formatManifestList, isFormat, 
 import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../render/render-error.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { cut } from '../../util/text.js';
+import { acceptedFormat, markFormatChosen } from '../accept.js';
 import { HttpProblem } from '../problem.js';
 import { queryParam } from './lookup.js';
 
@@ -53,8 +54,11 @@ function booleanParam(value: string | undefined, name: string): boolean {
   throw new HttpProblem(400, 'bad-request', 'Bad request', `query parameter ${name} must be true or false, not "${value}"`);
 }
 
+/** The answer's format: the `format` query parameter, or else what `Accept` asks for. */
 export function formatParam(ctx: Context): Format {
-  const format = queryParam(ctx, 'format') ?? 'json';
+  const format = queryParam(ctx, 'format');
+  markFormatChosen(ctx);
+  if (format === undefined) return acceptedFormat(ctx);
   if (!isFormat(format)) throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, { allowed: FORMATS });
   return format;
 }
