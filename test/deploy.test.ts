@@ -1,11 +1,12 @@
 /** The Kubernetes manifests under deploy/ and the Dockerfile, checked as a cluster and a reader would. */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../src/manifest/kube-check.js';
-import { ROOT } from './helpers/repos.js';
+import { ROOT, tempDir } from './helpers/repos.js';
 
 const DEPLOY = path.join(ROOT, 'deploy');
 const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
@@ -14,7 +15,7 @@ const documents = (text: string) => parseAllDocuments(text).map((document) => do
 describe('deploy/', () => {
   it('holds manifests that kubernetes-models accepts, document by document', async () => {
     const files = readdirSync(DEPLOY).filter((file) => file.endsWith('.yaml') && file !== 'kustomization.yaml');
-    expect(files.sort()).toEqual(['deployment.yaml', 'hpa.yaml', 'pdb.yaml', 'redis.yaml', 'service.yaml']);
+    expect(files.sort()).toEqual(['deployment.yaml', 'hpa.yaml', 'network-policy.yaml', 'pdb.yaml', 'redis.yaml', 'service.yaml']);
     for (const file of files) {
       for (const manifest of documents(readFileSync(path.join(DEPLOY, file), 'utf8'))) {
         expect(await checkManifest(manifest), `${file} ${manifest.kind}`).toEqual({ checked: true, errors: [] });
@@ -28,6 +29,8 @@ describe('deploy/', () => {
       'Deployment/facetform',
       'Deployment/facetform-redis',
       'HorizontalPodAutoscaler/facetform',
+      'NetworkPolicy/facetform',
+      'NetworkPolicy/facetform-redis',
       'PodDisruptionBudget/facetform',
       'Secret/facetform-api-keys',
       'Service/facetform',
@@ -51,6 +54,47 @@ describe('deploy/', () => {
     expect(app.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
     const pdb = built.find((manifest) => manifest.kind === 'PodDisruptionBudget')!;
     expect(pdb.spec.selector.matchLabels).toEqual(app.spec.selector.matchLabels);
+  });
+
+  it.skipIf(!hasKubectl && process.env.CI !== 'true')('leaves the replica count to the autoscaler, spreads replicas, pins Redis and lets only the app reach it', () => {
+    const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
+    const find = (kind: string, name: string) => built.find((manifest) => manifest.kind === kind && manifest.metadata.name === name)!;
+    const app = find('Deployment', 'facetform');
+    const hpa = find('HorizontalPodAutoscaler', 'facetform');
+    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app.metadata.name });
+    // A count in the Deployment would be applied over the autoscaler's on every apply.
+    expect(app.spec.replicas).toBeUndefined();
+    const podLabels = app.spec.template.metadata.labels;
+    const spread = app.spec.template.spec.topologySpreadConstraints as Array<Record<string, any>>;
+    expect(spread.map((constraint) => constraint.topologyKey).sort()).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
+    for (const constraint of spread) expect(Object.entries(constraint.labelSelector.matchLabels).every(([name, value]) => podLabels[name] === value)).toBe(true);
+
+    const redis = find('Deployment', 'facetform-redis');
+    expect(redis.spec.template.spec.containers[0].image).toMatch(/^redis:\d+\.\d+\.\d+(-[a-z0-9.]+)?(@sha256:[0-9a-f]{64})?$/);
+    const redisPolicy = find('NetworkPolicy', 'facetform-redis');
+    const redisLabels = redis.spec.template.metadata.labels;
+    expect(Object.entries(redisPolicy.spec.podSelector.matchLabels).every(([name, value]) => redisLabels[name] === value)).toBe(true);
+    expect(redisPolicy.spec.policyTypes).toEqual(['Ingress']);
+    // One rule: from the app's pods only, to Redis's port only.
+    expect(redisPolicy.spec.ingress).toHaveLength(1);
+    const [rule] = redisPolicy.spec.ingress;
+    expect(rule.from).toEqual([{ podSelector: { matchLabels: app.spec.selector.matchLabels } }]);
+    expect(rule.ports).toEqual([{ protocol: 'TCP', port: Number(new URL(app.spec.template.spec.containers[0].env.find((entry: { name: string }) => entry.name === 'REDIS_URL').value).port) }]);
+  });
+
+  it.skipIf(!hasKubectl && process.env.CI !== 'true')('offers a ServiceMonitor, as a component, that the Prometheus Operator accepts and that scrapes the app with a key', async () => {
+    const overlay = tempDir('facetform-overlay-');
+    writeFileSync(path.join(overlay, 'kustomization.yaml'), `resources: [${path.relative(overlay, DEPLOY)}]\ncomponents: [${path.relative(overlay, path.join(DEPLOY, 'components/prometheus-operator'))}]\n`);
+    const built = documents(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' }));
+    const monitor = built.find((manifest) => manifest.kind === 'ServiceMonitor')!;
+    expect(() => new ServiceMonitor(monitor as never).validate()).not.toThrow();
+    const service = built.find((manifest) => manifest.kind === 'Service' && manifest.metadata.name === 'facetform')!;
+    expect(Object.entries(monitor.spec.selector.matchLabels).every(([name, value]) => service.metadata.labels[name] === value)).toBe(true);
+    const [endpoint] = monitor.spec.endpoints;
+    expect(service.spec.ports.map((port: { name: string }) => port.name)).toContain(endpoint.port);
+    expect(endpoint.path).toBe('/metrics');
+    // Prometheus can send a key only as Authorization; the server takes it as a Bearer token.
+    expect(endpoint.authorization.type).toBe('Bearer');
   });
 });
 

@@ -90,7 +90,7 @@ describe('error answers', () => {
   it('401 for a missing or wrong key, with the same answer', async () => {
     const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
     const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));
-    expect(missing).toMatchObject({ type: '/problems/unauthorized', status: 401, detail: 'send a valid API key in the X-APIKEY header' });
+    expect(missing).toMatchObject({ type: '/problems/unauthorized', status: 401, detail: 'send a valid API key in the X-APIKEY header (or as Authorization: Bearer)' });
     expect({ ...wrong, instance: undefined }).toEqual({ ...missing, instance: undefined });
   });
 

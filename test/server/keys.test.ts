@@ -29,20 +29,27 @@ describe('API keys', () => {
     for (const key of ['', ' ', 'k'.repeat(10 * 1024), 'right-key-123', 'right-key-12345', 'RIGHT-KEY-1234']) {
       const response = await server.request(DISCOVERY, { headers: { 'X-APIKEY': key } });
       expect(response.status).toBe(401);
-      expect((await problemOf(response)).detail).toBe('send a valid API key in the X-APIKEY header');
+      expect((await problemOf(response)).detail).toBe('send a valid API key in the X-APIKEY header (or as Authorization: Bearer)');
     }
   });
 
-  it('challenges with WWW-Authenticate naming the header a key goes in', async () => {
+  it('challenges with WWW-Authenticate naming the header a key goes in, and takes the key as a Bearer token too', async () => {
     server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
     const refused = await server.request(DISCOVERY, { headers: { 'X-APIKEY': '' } });
     expect(refused.status).toBe(401);
-    // RFC 9110 §11.6.1: auth-scheme, then auth-params (token = token or quoted-string).
-    const challenge = /^([!#$%&'*+.^_`|~0-9A-Za-z-]+) (.*)$/.exec(refused.headers.get('www-authenticate') ?? '');
-    expect(challenge?.[1]).toBe('ApiKey');
-    const params = Object.fromEntries([...challenge![2]!.matchAll(/([!#$%&'*+.^_`|~0-9A-Za-z-]+)="([^"]*)"(?:, |$)/g)].map((match) => [match[1]!.toLowerCase(), match[2]!]));
-    expect(params.realm).toBe('facetform');
-    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', [params.header!]: 'right-key-1234' } })).status).toBe(200);
+    // RFC 9110 §11.6.1: challenges, each an auth-scheme and its auth-params (name="value").
+    const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
+    const challenges = refused.headers.get('www-authenticate')!.split(new RegExp(`, (?=${token} ${token}=)`)).map((challenge) => {
+      const [, scheme, params] = new RegExp(`^(${token}) (.*)$`).exec(challenge)!;
+      return { scheme: scheme!, params: Object.fromEntries([...params!.matchAll(new RegExp(`(${token})="([^"]*)"(?:, |$)`, 'g'))].map((match) => [match[1]!.toLowerCase(), match[2]!])) };
+    });
+    expect(challenges.map((challenge) => challenge.scheme)).toEqual(['ApiKey', 'Bearer']);
+    for (const challenge of challenges) expect(challenge.params.realm).toBe('facetform');
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', [challenges[0]!.params.header!]: 'right-key-1234' } })).status).toBe(200);
+    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', Authorization: 'Bearer right-key-1234' } })).status).toBe(200);
+    for (const authorization of ['Bearer wrong-key-1234', 'Basic cmlnaHQta2V5LTEyMzQ=', 'right-key-1234', 'Bearer']) {
+      expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', Authorization: authorization } })).status, authorization).toBe(401);
+    }
   });
 
   it('accepts the header in any letter case', async () => {

@@ -5,14 +5,28 @@
  * protected unless named here. A missing and a wrong key get the same answer, whose WWW-Authenticate
  * challenge (RFC 9110 §11.6.1) names the header a key goes in.
  */
-import type { Middleware } from 'koa';
+import type { Context, Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
 import { CONSOLE_PATHS } from '../routes/console.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
-/** No registered scheme carries a key in a header of its own; `ApiKey` is the name OpenAPI tools use. */
-export const API_KEY_CHALLENGE = `ApiKey realm="facetform", header="${API_KEY_HEADER}"`;
+/**
+ * No registered scheme carries a key in a header of its own; `ApiKey` is the name OpenAPI tools use.
+ * The same key is taken as a Bearer token (RFC 6750) from tools that send only `Authorization`,
+ * such as Prometheus.
+ */
+export const API_KEY_CHALLENGE = `ApiKey realm="facetform", header="${API_KEY_HEADER}", Bearer realm="facetform"`;
+
+const BEARER = /^Bearer +(\S+) *$/i;
+
+/** The key a request presents: X-APIKEY, or else an Authorization Bearer token; '' for none. */
+function presentedKey(ctx: Context): string {
+  const key = ctx.get(API_KEY_HEADER);
+  if (key !== '') return key;
+  const authorization = ctx.get('Authorization');
+  return authorization === '' ? '' : (BEARER.exec(authorization)?.[1] ?? '');
+}
 
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/', '/console/'];
@@ -25,10 +39,10 @@ export function apiKey(state: ServerState): Middleware {
   return async (ctx, next) => {
     // `facetform dev` on a loopback address with no key configured answers everyone on this machine.
     if (state.preview?.keyless !== true && !isPublic(ctx.path) && !state.openPaths.has(ctx.path)) {
-      const presented = ctx.get(API_KEY_HEADER);
+      const presented = presentedKey(ctx);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {
-        throw new HttpProblem(401, 'unauthorized', 'Unauthorized', `send a valid API key in the ${API_KEY_HEADER} header`, {}, { 'WWW-Authenticate': API_KEY_CHALLENGE });
+        throw new HttpProblem(401, 'unauthorized', 'Unauthorized', `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`, {}, { 'WWW-Authenticate': API_KEY_CHALLENGE });
       }
       ctx.state.keyName = name;
     }
