@@ -13,6 +13,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesFormats } from '../src/manifest/kube-formats.js';
+import { hoist } from '../src/server/openapi-schemas.js';
 import { PROBLEM_TYPES } from '../src/server/problem.js';
 import { ROOT, tempDir } from './helpers/repos.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
@@ -204,6 +205,25 @@ describe('linters', () => {
     }
     for (const [where, schema] of schemas) expect(() => ajv.compile(local(schema)), where).not.toThrow();
     expect(schemas.length).toBeGreaterThan(Object.keys(document.paths).length);
+  });
+});
+
+describe('input schemas in the document', () => {
+  it('say union types as anyOf, keep keyword-named properties out of properties, and say defaults in the description', () => {
+    const components: Json = {};
+    const schema = {
+      $schema: 'http://json-schema.org/draft-07/schema#',
+      type: 'object',
+      properties: { scalar: { type: ['string', 'number'], anyOf: [{ minLength: 1 }, { minimum: 0 }] }, props: { $ref: '#/definitions/Props' } },
+      definitions: { Props: { type: 'object', properties: { $ref: { type: 'string' }, default: { type: 'string', default: 'x' } } } },
+    };
+    const values = hoist(schema as never, 'p.', components);
+    expect(values.properties.scalar).toEqual({ allOf: [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, { anyOf: [{ minLength: 1 }, { minimum: 0 }] }] });
+    expect(values.properties.props).toEqual({ $ref: '#/components/schemas/p.Props' });
+    // `default` here is a property's name, not the keyword; the keyword inside it becomes text.
+    expect(components['p.Props']).toEqual({ type: 'object', description: 'It may also hold `$ref`.', additionalProperties: true, properties: { default: { type: 'string', description: 'Default: `"x"`.' } } });
+    const closed = hoist({ type: 'object', additionalProperties: false, properties: { $ref: { type: 'string' } } } as never, 'q.', {});
+    expect(closed).toMatchObject({ properties: {}, patternProperties: { '^\\$ref$': { type: 'string' } } });
   });
 });
 

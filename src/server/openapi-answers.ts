@@ -52,7 +52,7 @@ const problem = (description: string, headers: string[] = KEYED_HEADERS): Json =
 /** A problem answer of one operation, with the headers of a keyed route and `extra`. */
 export const problemAnswer = (description: string, ...extra: string[]): Json => problem(description, [...KEYED_HEADERS, ...extra]);
 
-export function sharedResponses(limits: { maxAnswerBytes: number; maxInflightBytes: number }, texts: { invalidValues: string }): Record<string, Json> {
+export function sharedResponses(limits: { maxInflightBytes: number }, texts: { invalidValues: string }): Record<string, Json> {
   return {
     BadRequest: problem(
       `/problems/bad-request: malformed JSON, nesting deeper than ${MAX_NESTING} levels, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (\`known\` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one. A request that is not HTTP/1.1 gets it too, without any header but Content-Type.`,
