@@ -217,7 +217,7 @@ describe('input schemas in the document', () => {
       properties: { scalar: { type: ['string', 'number'], anyOf: [{ minLength: 1 }, { minimum: 0 }] }, props: { $ref: '#/definitions/Props' } },
       definitions: { Props: { type: 'object', properties: { $ref: { type: 'string' }, default: { type: 'string', default: 'x' } } } },
     };
-    const values = hoist(schema as never, 'p.', components);
+    const values = hoist(schema as never, 'p.', components) as Json;
     expect(values.properties.scalar).toEqual({ allOf: [{ anyOf: [{ type: 'string' }, { type: 'number' }] }, { anyOf: [{ minLength: 1 }, { minimum: 0 }] }] });
     expect(values.properties.props).toEqual({ $ref: '#/components/schemas/p.Props' });
     // `default` here is a property's name, not the keyword; the keyword inside it becomes text.
