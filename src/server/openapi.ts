@@ -5,72 +5,44 @@
  */
 import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
 import type { BundleRegistry } from '../bundle/registry.js';
-import { FORMATS } from '../manifest/format.js';
-import type { Schema } from '../schema/kube-types.js';
-import { isPlainObject } from '../util/json.js';
-import { API_KEY_HEADER } from './middleware/api-key.js';
-import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
+import { FORMATS, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES } from '../manifest/format.js';
 import { LISTED_PROBLEMS } from '../render/render-error.js';
 import type { RequestLimits } from './config.js';
+import { API_KEY_HEADER } from './middleware/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
-import { PROBLEM_TYPES } from './problem.js';
+import { ANY_ANSWERS, BUSY, HEADERS, KEYED_ANSWERS, NOT_FOUND, okHeaders, problemAnswer, RENDER_ANSWERS, sharedResponses } from './openapi-answers.js';
+import { hoist, SHARED_SCHEMAS } from './openapi-schemas.js';
+import { PACKAGE_LICENSE } from '../util/package-version.js';
 
 type Json = Record<string, unknown>;
 
-const problemResponse = (description: string): Json => ({ description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } });
-
-const FORMAT_PARAMETER: Json = { name: 'format', in: 'query', description: 'Manifest format.', schema: { type: 'string', enum: [...FORMATS], default: 'json' } };
+const FORMAT_PARAMETER: Json = {
+  name: 'format',
+  in: 'query',
+  description: 'Manifest format; when given, it wins over the Accept header. Without it, Accept chooses (application/json or application/yaml), JSON by default.',
+  schema: { type: 'string', enum: [...FORMATS] },
+};
 const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.', schema: { type: 'boolean', default: false } };
 
-const ERROR_RESPONSES: Json = {
-  '400': { $ref: '#/components/responses/BadRequest' },
-  '401': { $ref: '#/components/responses/Unauthorized' },
-  '404': { $ref: '#/components/responses/NotFound' },
-};
-
-/** What the render routes (exec and batch) answer besides ERROR_RESPONSES: a body, its values, or its answer over a limit. */
-const RENDER_ERROR_RESPONSES: Json = {
-  '413': { $ref: '#/components/responses/PayloadTooLarge' },
-  '415': { $ref: '#/components/responses/UnsupportedMediaType' },
-  '422': { $ref: '#/components/responses/InvalidValues' },
-  '503': { $ref: '#/components/responses/ServerBusy' },
-};
-
-/** Moves a schema's `definitions` into components under a prefix, rewriting its references. */
-function hoist(schema: Schema, prefix: string, components: Json): Json {
-  const rewrite = (node: unknown): unknown => {
-    if (Array.isArray(node)) return node.map(rewrite);
-    if (!isPlainObject(node)) return node;
-    const out: Json = {};
-    for (const [key, value] of Object.entries(node)) {
-      if (key === '$schema' || key === 'definitions') continue;
-      out[key] = key === '$ref' && typeof value === 'string' ? value.replace('#/definitions/', `#/components/schemas/${prefix}`) : rewrite(value);
-    }
-    // A property named like a keyword (JSONSchemaProps has "$ref" and "$schema") reads as a
-    // reference to OpenAPI tools; patternProperties says the same thing without that name.
-    if (isPlainObject(out.properties)) {
-      const dollar = Object.keys(out.properties).filter((name) => name.startsWith('$'));
-      if (dollar.length > 0) {
-        const properties = { ...(out.properties as Json) };
-        const patterns: Json = { ...((out.patternProperties as Json) ?? {}) };
-        for (const name of dollar) {
-          patterns[`^${name.replace(/[$^.*+?()[\]{}|\\]/g, '\\$&')}$`] = properties[name];
-          delete properties[name];
-        }
-        out.properties = properties;
-        out.patternProperties = patterns;
-      }
-    }
-    return out;
+/** The 200 of a render route: JSON or YAML, as `format` or Accept chose. */
+function renderAnswer(description: string, json: Json): Json {
+  return {
+    description,
+    headers: okHeaders(true, 'Vary', 'X-Facetform-Release', 'X-Facetform-Bundle-Digest', 'Warning'),
+    content: { [MEDIA_TYPES.json]: json, [MEDIA_TYPES.yaml]: { schema: { type: 'string', description: 'YAML documents, as kubectl reads them.' } } },
   };
-  for (const [name, definition] of Object.entries((schema.definitions as Record<string, Schema>) ?? {})) components[`${prefix}${name}`] = rewrite(definition);
-  return rewrite(schema) as Json;
 }
 
 function execOperation(repository: RepositoryIdentity, releases: string[], collection: BundleCollection, components: Json): Json {
   const prefix = `${repository.name}.${repository.apiVersion}.${collection.name}.`;
   components[`${prefix}Values`] = hoist(collection.schema, prefix, components);
   const sections = collection.sections.map((section) => `- \`${section.name}\` (${section.facets.join(', ')}): ${section.description}`).join('\n');
+  const manifest = {
+    type: 'object',
+    required: ['apiVersion', 'kind', 'metadata'],
+    properties: { apiVersion: { const: collection.apiVersion }, kind: { const: collection.kind }, metadata: { $ref: '#/components/schemas/ObjectMeta' } },
+    additionalProperties: true,
+  };
   return {
     operationId: `exec-${repository.name}-${repository.apiVersion}-${collection.name}`,
     tags: [repository.name],
@@ -104,24 +76,8 @@ function execOperation(repository: RepositoryIdentity, releases: string[], colle
       },
     },
     responses: {
-      '200': {
-        description: 'The rendered manifest, ready for `kubectl apply -f -`.',
-        headers: {
-          'X-Facetform-Release': { description: 'Release of the bundle that rendered the answer.', schema: { type: 'string' } },
-          'X-Facetform-Bundle-Digest': { description: 'sha256 digest of that bundle.', schema: { type: 'string' } },
-          Warning: { description: 'One `299 - "unknown field …"` per input member the schema does not know.', schema: { type: 'string' } },
-        },
-        content: {
-          'application/json': {
-            schema: { type: 'object', required: ['apiVersion', 'kind', 'metadata'], properties: { apiVersion: { const: collection.apiVersion }, kind: { const: collection.kind }, metadata: { type: 'object' } } },
-            examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])),
-          },
-          'application/yaml': { schema: { type: 'string' } },
-        },
-      },
-      ...ERROR_RESPONSES,
-      '405': { $ref: '#/components/responses/MethodNotAllowed' },
-      ...RENDER_ERROR_RESPONSES,
+      '200': renderAnswer('The rendered manifest, ready for `kubectl apply -f -`.', { schema: manifest, examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])) }),
+      ...RENDER_ANSWERS,
     },
   };
 }
@@ -153,7 +109,7 @@ function batchOperation(registry: BundleRegistry, vendor: string): Json {
     summary: 'Render several resources in one call',
     description:
       'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
-      'The answer is a v1 List (format=json) or a stream of YAML documents (format=yaml), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
+      'The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
     parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
     requestBody: {
       required: true,
@@ -179,7 +135,7 @@ function batchOperation(registry: BundleRegistry, vendor: string): Json {
                   },
                 },
               },
-              values: { type: 'object', additionalProperties: { type: 'object' } },
+              values: { type: 'object', description: 'Input objects by id; each as the exec operation of every collection that reads it says.', additionalProperties: { type: 'object', additionalProperties: true } },
               globalvars: { type: 'object', additionalProperties: { type: 'string' } },
             },
           },
@@ -188,24 +144,16 @@ function batchOperation(registry: BundleRegistry, vendor: string): Json {
       },
     },
     responses: {
-      '200': {
-        description: 'A List, or YAML documents, for `kubectl apply -f -`.',
-        headers: {
-          'X-Facetform-Release': { description: 'repository/apiVersion/release of every bundle that rendered, comma-separated.', schema: { type: 'string' } },
-          'X-Facetform-Bundle-Digest': { description: 'Their digests, in the same order.', schema: { type: 'string' } },
-        },
-        content: {
-          'application/json': { schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { type: 'object' } } } } },
-          'application/yaml': { schema: { type: 'string' } },
-        },
-      },
-      ...ERROR_RESPONSES,
-      ...RENDER_ERROR_RESPONSES,
+      '200': renderAnswer('A List, or YAML documents, for `kubectl apply -f -`.', {
+        schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { $ref: '#/components/schemas/Manifest' } } } },
+      }),
+      ...RENDER_ANSWERS,
     },
   };
 }
 
 const pathParameter = (name: string, description: string): Json => ({ name, in: 'path', required: true, description, schema: { type: 'string' } });
+const schemaRef = (name: string): Json => ({ $ref: `#/components/schemas/${name}` });
 
 function discoveryPaths(): Json {
   const vendor = pathParameter('vendor', 'Publisher of the templates.');
@@ -214,70 +162,97 @@ function discoveryPaths(): Json {
   const collection = pathParameter('collection', 'Collection name.');
   const release = { name: 'release', in: 'query', description: 'Release; the latest by default.', schema: { type: 'string' } };
   const base = '/apis/repos/{vendor}/{repository}/{apiVersion}/resources/collections';
-  const get = (operationId: string, summary: string, parameters: Json[], description: string, mediaType = 'application/json'): Json => ({
+  /** A discovery route: its answer, and what else it may answer (`bundle`: it says which release answered). */
+  const get = (operationId: string, summary: string, parameters: Json[], answer: { description: string; mediaType: string; schema: Json; bundle: boolean }, others: Json): Json => ({
     get: {
       operationId,
       tags: ['discovery'],
       summary,
+      description: `${summary}. Built from the loaded bundles.`,
       parameters,
-      responses: { '200': { description, content: { [mediaType]: { schema: { type: mediaType === 'text/plain' ? 'string' : 'object' } } } }, ...ERROR_RESPONSES },
+      responses: {
+        '200': { description: answer.description, headers: okHeaders(true, ...(answer.bundle ? ['X-Facetform-Release', 'X-Facetform-Bundle-Digest'] : [])), content: { [answer.mediaType]: { schema: answer.schema } } },
+        ...KEYED_ANSWERS,
+        ...others,
+      },
     },
   });
+  const json = (description: string, name: string, bundle = true) => ({ description, mediaType: 'application/json', schema: schemaRef(name), bundle });
   const ofCollection = [vendor, repository, apiVersion, collection, release];
   return {
-    '/apis/repos': get('list-vendors', 'Vendors served', [], 'Vendors.'),
-    '/apis/repos/{vendor}': get('list-repositories', 'Repositories of a vendor, with API versions and releases', [vendor], 'Repositories.'),
-    [base]: get('list-collections', 'Collections of a repository and their facets', [vendor, repository, apiVersion, release], 'Collections.'),
-    [`${base}/{collection}`]: get('get-collection', 'A collection: variable, kind, sections, examples', ofCollection, 'The collection.'),
-    [`${base}/{collection}/schema`]: get('get-collection-schema', 'JSON Schema of one input object of the collection', ofCollection, 'The schema.', 'application/schema+json'),
-    [`${base}/{collection}/types`]: get('get-collection-types', 'TypeScript declaration of one input object of the collection', ofCollection, 'The declaration.', 'text/plain'),
+    '/apis/repos': get('list-vendors', 'Vendors served', [], json('Vendors.', 'VendorList', false), {}),
+    '/apis/repos/{vendor}': get('list-repositories', 'Repositories of a vendor, with API versions and releases', [vendor], json('Repositories.', 'RepositoryList', false), NOT_FOUND),
+    [base]: get('list-collections', 'Collections of a repository and their facets', [vendor, repository, apiVersion, release], json('Collections.', 'CollectionList'), NOT_FOUND),
+    [`${base}/{collection}`]: get('get-collection', 'A collection: variable, kind, sections, examples', ofCollection, json('The collection.', 'Collection'), NOT_FOUND),
+    [`${base}/{collection}/schema`]: get(
+      'get-collection-schema',
+      'JSON Schema of one input object of the collection',
+      ofCollection,
+      { description: 'The schema (JSON Schema draft-07).', mediaType: 'application/schema+json', schema: { type: 'object', additionalProperties: true }, bundle: true },
+      { ...NOT_FOUND, ...BUSY },
+    ),
+    [`${base}/{collection}/types`]: get(
+      'get-collection-types',
+      'TypeScript declaration of one input object of the collection',
+      ofCollection,
+      { description: 'The declaration.', mediaType: 'text/plain', schema: { type: 'string' }, bundle: true },
+      { ...NOT_FOUND, ...BUSY },
+    ),
   };
 }
 
 function operationsPaths(): Json {
   const open = { security: [] };
-  const text = (description: string, type: string): Json => ({ description, content: { [type]: { schema: { type: 'string' } } } });
+  const operation = (operationId: string, summary: string, description: string, responses: Json, extra: Json = {}): Json => ({
+    get: { ...extra, operationId, tags: ['operations'], summary, description, responses },
+  });
+  const ok = (description: string, keyed: boolean, mediaType: string, schema: Json): Json => ({ '200': { description, headers: okHeaders(keyed), content: { [mediaType]: { schema } } } });
+  const status = { type: 'object', required: ['status'], properties: { status: { const: 'ok' } } };
+  const readiness = {
+    type: 'object',
+    required: ['status', 'bundles'],
+    properties: {
+      status: { enum: ['ready', 'degraded'] },
+      bundles: { type: 'integer', minimum: 0 },
+      workers: { type: 'object', required: ['wanted', 'listening'], properties: { wanted: { type: 'integer', minimum: 1 }, listening: { type: 'integer', minimum: 0 } } },
+      detail: { type: 'string' },
+    },
+  };
   return {
-    '/healthz': { get: { ...open, operationId: 'healthz', tags: ['operations'], summary: 'Liveness', responses: { '200': { description: 'Alive.' } } } },
-    '/readyz': {
+    '/healthz': operation('healthz', 'Liveness', 'Answers while the process serves; needs no key.', { ...ok('Alive.', false, 'application/json', status), ...ANY_ANSWERS }, open),
+    '/readyz': operation(
+      'readyz',
+      'Readiness',
+      'Needs no key. With WORKERS, status is degraded while fewer workers serve than configured (a replacement is starting or could not start; detail says why). Degraded still answers 200: the pod serves, and taking it out of service would only cut capacity further.',
+      { ...ok('Ready, or degraded.', false, 'application/json', readiness), ...ANY_ANSWERS, '503': problemAnswer('/problems/service-unavailable: not ready (bundles loading) or shutting down.') },
+      open,
+    ),
+    '/metrics': operation(
+      'metrics',
+      'Prometheus metrics',
+      'Needs the key unless OPEN_ROUTES names metrics. With WORKERS, one scrape covers the whole server: every worker summed, with the counts of workers that exited.',
+      {
+        ...ok('Metrics in the Prometheus text format.', true, 'text/plain', { type: 'string' }),
+        ...KEYED_ANSWERS,
+        '503': problemAnswer('/problems/service-unavailable: with WORKERS, the primary did not answer in time; or /problems/server-busy, with Retry-After.', 'Retry-After'),
+      },
+    ),
+    '/openapi.json': operation('openapi', 'This document', 'Needs the key unless OPEN_ROUTES names openapi.', { ...ok('OpenAPI 3.1 document.', true, 'application/json', { type: 'object', additionalProperties: true }), ...KEYED_ANSWERS, ...BUSY }),
+    '/problems/{type}': {
       get: {
         ...open,
-        operationId: 'readyz',
+        operationId: 'get-problem-type',
         tags: ['operations'],
-        summary: 'Readiness',
-        description: 'With WORKERS, status is degraded while fewer workers serve than configured (a replacement is starting or could not start; detail says why). Degraded still answers 200: the pod serves, and taking it out of service would only cut capacity further.',
+        summary: 'A problem type',
+        description: 'What a problem type means: the `type` of every problem answer points here. Needs no key.',
+        parameters: [pathParameter('type', 'The problem type, as the end of a problem\'s `type`.')],
         responses: {
-          '200': {
-            description: 'Ready, or degraded.',
-            content: {
-              'application/json': {
-                schema: {
-                  type: 'object',
-                  required: ['status', 'bundles'],
-                  properties: {
-                    status: { enum: ['ready', 'degraded'] },
-                    bundles: { type: 'integer', minimum: 0 },
-                    workers: { type: 'object', required: ['wanted', 'listening'], properties: { wanted: { type: 'integer', minimum: 1 }, listening: { type: 'integer', minimum: 0 } } },
-                    detail: { type: 'string' },
-                  },
-                },
-              },
-            },
-          },
-          '503': problemResponse('Not ready or shutting down.'),
+          ...ok('The problem type.', false, 'application/json', { type: 'object', required: ['type', 'description'], properties: { type: { type: 'string' }, description: { type: 'string' } } }),
+          ...ANY_ANSWERS,
+          ...NOT_FOUND,
         },
       },
     },
-    '/metrics': {
-      get: {
-        operationId: 'metrics',
-        tags: ['operations'],
-        summary: 'Prometheus metrics',
-        description: 'Needs the key unless OPEN_ROUTES names metrics. With WORKERS, one scrape covers the whole server: every worker summed, with the counts of workers that exited.',
-        responses: { '200': text('Metrics in the Prometheus text format.', 'text/plain'), '401': { $ref: '#/components/responses/Unauthorized' }, '503': problemResponse('With WORKERS, the primary did not answer in time.') },
-      },
-    },
-    '/openapi.json': { get: { operationId: 'openapi', tags: ['operations'], summary: 'This document', description: 'Needs the key unless OPEN_ROUTES names openapi.', responses: { '200': { description: 'OpenAPI 3.1 document.', content: { 'application/json': { schema: { type: 'object' } } } }, '401': { $ref: '#/components/responses/Unauthorized' } } } },
   };
 }
 
@@ -292,24 +267,27 @@ function limitsText(limits: RequestLimits): string {
   ].join(' ');
 }
 
+function invalidValuesText(limits: RequestLimits): string {
+  return (
+    `/problems/invalid-values: facets, values or globalvars are wrong, a limit on what the values hold is passed, or an object would be larger than Kubernetes accepts (${KUBERNETES_OBJECT_LIMIT_BYTES} bytes of JSON); errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest). ` +
+    `/problems/answer-too-large: the answer would pass ${limits.maxAnswerBytes} bytes (MAX_ANSWER_BYTES); errors points at the resource (or values entry) at which it passed, and limit says the bytes; nothing is rendered past it. Split the batch.`
+  );
+}
+
+/** One tag per repository (its exec operations), then the tags of the other operations. */
+function tags(registry: BundleRegistry): Json[] {
+  const repositories = new Map<string, string>();
+  for (const loaded of registry.bundles) if (!repositories.has(loaded.bundle.repository.name)) repositories.set(loaded.bundle.repository.name, loaded.bundle.repository.description);
+  return [
+    ...[...repositories].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, description]) => ({ name, description: `Render the collections of ${name}: ${description}` })),
+    { name: 'batch', description: 'Render resources of several collections in one call.' },
+    { name: 'discovery', description: 'What the server serves: vendors, repositories, releases, collections, their schemas and types.' },
+    { name: 'operations', description: 'Health, readiness, metrics, and the description of the API itself.' },
+  ];
+}
+
 export function buildOpenApi(registry: BundleRegistry, version: string, limits: RequestLimits): Json {
-  const schemas: Json = {
-    Problem: {
-      type: 'object',
-      description: 'RFC 9457 problem details.',
-      required: ['type', 'title', 'status', 'detail'],
-      properties: {
-        type: { type: 'string', description: `A relative URI: /problems/<type>, one of ${Object.keys(PROBLEM_TYPES).join(', ')}.` },
-        title: { type: 'string' },
-        status: { type: 'integer' },
-        detail: { type: 'string' },
-        instance: { type: 'string', description: 'urn:request:<request id>' },
-        errors: { type: 'array', maxItems: LISTED_PROBLEMS, items: { type: 'object', required: ['pointer', 'detail'], properties: { pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: { type: 'string' } } } },
-        more: { type: 'integer', minimum: 1, description: `How many problems errors leaves out: it lists at most ${LISTED_PROBLEMS}.` },
-        limit: { type: 'integer', description: 'With answer-too-large: the most bytes one answer may hold.' },
-      },
-    },
-  };
+  const schemas: Json = { ...SHARED_SCHEMAS };
   const paths: Json = {};
   for (const vendor of registry.vendors()) {
     for (const [, versions] of registry.repositories(vendor)!) {
@@ -330,30 +308,17 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
       title: 'facetform render API',
       version,
       description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs the ${API_KEY_HEADER} header. Errors are RFC 9457 problem+json. ${limitsText(limits)}`,
+      license: { name: PACKAGE_LICENSE, identifier: PACKAGE_LICENSE },
     },
     servers: [{ url: '/' }],
     security: [{ apiKey: [] }],
-    tags: [{ name: 'batch' }, { name: 'discovery' }, { name: 'operations' }],
+    tags: tags(registry),
     paths: { ...paths, ...discoveryPaths(), ...operationsPaths() },
     components: {
       securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
       schemas,
-      responses: {
-        BadRequest: problemResponse('Malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (`known` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one.'),
-        Unauthorized: problemResponse(`${API_KEY_HEADER} is missing or not valid.`),
-        NotFound: problemResponse('No such vendor, repository, API version, release or collection; the answer names what exists.'),
-        MethodNotAllowed: problemResponse('Only POST; the Allow header says so.'),
-        PayloadTooLarge: problemResponse(`Body over ${BODY_LIMIT_BYTES} bytes.`),
-        UnsupportedMediaType: problemResponse('Body is not application/json.'),
-        InvalidValues: problemResponse(
-          `/problems/invalid-values: facets, values or globalvars are wrong, a limit on what the values hold is passed, or an object would be larger than Kubernetes accepts (${KUBERNETES_OBJECT_LIMIT_BYTES} bytes of JSON); errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest). ` +
-            `/problems/answer-too-large: the answer would pass ${limits.maxAnswerBytes} bytes (MAX_ANSWER_BYTES); errors points at the resource (or values entry) at which it passed, and limit says the bytes; nothing is rendered past it. Split the batch.`,
-        ),
-        ServerBusy: {
-          ...problemResponse(`/problems/server-busy: the bodies and unsent answers of all callers already take what the server may hold (${limits.maxInflightBytes} bytes, one key at most half). Retry after Retry-After seconds.`),
-          headers: { 'Retry-After': { description: 'Seconds to wait before retrying.', schema: { type: 'integer' } } },
-        },
-      },
+      headers: HEADERS,
+      responses: sharedResponses(limits, { invalidValues: invalidValuesText(limits) }),
     },
   };
 }

@@ -72,7 +72,7 @@ describe('OpenAPI document', () => {
     expect(execPaths).toHaveLength(repositoriesIn().reduce((count, repository) => count + repository.collections.length, 0));
     expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
     const operation = document.paths[execPath('service-resources', 'service')].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '413', '415', '422', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '406', '408', '413', '415', '422', '429', '431', '500', '503']);
     expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
     expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toContain('addon:ports');
   });
