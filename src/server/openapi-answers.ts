@@ -4,7 +4,7 @@
  * apply to which kind of operation. Said once here, referenced everywhere.
  */
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
-import { API_KEY_HEADER } from './middleware/api-key.js';
+import { API_KEY_CHALLENGE, API_KEY_HEADER } from './middleware/api-key.js';
 
 type Json = Record<string, unknown>;
 
@@ -22,7 +22,7 @@ export const HEADERS: Record<string, Json> = {
   ),
   'RateLimit-Policy': header('On every answer to a keyed request: the key\'s budget, `q` requests per window of `w` seconds (RATE_LIMIT).', string, '"key";q=100;w=1'),
   'Retry-After': header('Seconds to wait before trying again.', { type: 'integer', minimum: 0 }, 1),
-  'WWW-Authenticate': header(`How to authenticate: an API key in the ${API_KEY_HEADER} header.`, string, `ApiKey realm="facetform", header="${API_KEY_HEADER}"`),
+  'WWW-Authenticate': header(`How to authenticate: an API key in the ${API_KEY_HEADER} header, or as a Bearer token.`, string, API_KEY_CHALLENGE),
   Allow: header('The methods the path takes.', string, 'POST'),
   Accept: header('The media type the body must have.', string, 'application/json'),
   Vary: header('`Accept`: the media type of the answer follows the Accept header unless the `format` query parameter names one.', string, 'Accept'),
@@ -57,7 +57,7 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
     BadRequest: problem(
       `/problems/bad-request: malformed JSON, nesting deeper than ${MAX_NESTING} levels, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (\`known\` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one. A request that is not HTTP/1.1 gets it too, without any header but Content-Type.`,
     ),
-    Unauthorized: problem(`/problems/unauthorized: ${API_KEY_HEADER} is missing or not valid (both answer alike).`, [...APP_HEADERS, 'WWW-Authenticate']),
+    Unauthorized: problem(`/problems/unauthorized: ${API_KEY_HEADER} (or Authorization: Bearer) is missing or not valid (both answer alike).`, [...APP_HEADERS, 'WWW-Authenticate']),
     NotFound: problem('/problems/not-found: no such vendor, repository, API version, release or collection; `known` names what exists.'),
     MethodNotAllowed: problem('/problems/method-not-allowed: the path takes only the methods Allow lists.', [...KEYED_HEADERS, 'Allow']),
     NotAcceptable: problem('/problems/not-acceptable: the Accept header allows neither application/json nor application/yaml (and no `format` query parameter names one).', [...KEYED_HEADERS, 'Vary']),

@@ -307,15 +307,19 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
     info: {
       title: 'facetform render API',
       version,
-      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs the ${API_KEY_HEADER} header. Errors are RFC 9457 problem+json. ${limitsText(limits)}`,
+      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs an API key, in the ${API_KEY_HEADER} header or as Authorization: Bearer. Errors are RFC 9457 problem+json. ${limitsText(limits)}`,
       license: { name: PACKAGE_LICENSE, identifier: PACKAGE_LICENSE },
     },
     servers: [{ url: '/' }],
-    security: [{ apiKey: [] }],
+    // Either carrier of the key will do.
+    security: [{ apiKey: [] }, { bearer: [] }],
     tags: tags(registry),
     paths: { ...paths, ...discoveryPaths(), ...operationsPaths() },
     components: {
-      securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER } },
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key (`facetform keys new NAME`).' },
+        bearer: { type: 'http', scheme: 'bearer', description: `The same API key as a Bearer token, for tools that send only Authorization (Prometheus); ${API_KEY_HEADER} wins when both are sent.` },
+      },
       schemas,
       headers: HEADERS,
       responses: sharedResponses(limits, { invalidValues: invalidValuesText(limits) }),

@@ -70,7 +70,9 @@ describe('OpenAPI document', () => {
   it('has one operation per exec path, with the API-key scheme, request schema, examples and error answers', () => {
     const execPaths = Object.keys(document.paths).filter((path) => path.endsWith('/exec') && path !== '/apis/repos/facetform/exec');
     expect(execPaths).toHaveLength(repositoriesIn().reduce((count, repository) => count + repository.collections.length, 0));
-    expect(document.components.securitySchemes.apiKey).toEqual({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
+    expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
+    expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(document.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
     const operation = document.paths[execPath('service-resources', 'service')].post;
     expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '406', '408', '413', '415', '422', '429', '431', '500', '503']);
     expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
