@@ -28,10 +28,10 @@ export async function argocdGenerate(dir: string, env: NodeJS.ProcessEnv): Promi
     'the plugin parameters',
   );
   const renderer = rendererOf(config, dir, env);
-  const requests = param('requests')?.split(',').map((entry) => entry.trim()).filter(Boolean) ?? ['.'];
-  const read = readRequestEntries(dir, requests);
-  if (read.sources.length === 0 && read.problems.length === 0) {
-    throw new GitopsError(`no facetform request file (apiVersion ${REQUEST_FILE_API_VERSION}, kind Request or BatchRequest) in ${env.ARGOCD_APP_SOURCE_PATH || dir}${param('requests') ? ` among ${param('requests')}` : ''}`);
+  const named = param('requests')?.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const read = readRequestEntries(dir, named ?? ['.']);
+  if (read.sources.length === 0 && (named === undefined || read.problems.length === 0)) {
+    throw new GitopsError(`no facetform request file (apiVersion ${REQUEST_FILE_API_VERSION}, kind Request or BatchRequest) in ${env.ARGOCD_APP_SOURCE_PATH || dir}${named ? ` among ${named.join(', ')}` : ''}`);
   }
   return generateManifests(read, renderer, { strict: strict === 'true' });
 }
