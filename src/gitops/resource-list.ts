@@ -117,7 +117,10 @@ export async function runResourceList(input: string, base: string, env: NodeJS.P
     sources.push(source);
     sourceOfItem.set(position, source);
   });
-  const named = readRequestEntries(base, config.requests ?? []);
+  const read = readRequestEntries(base, config.requests ?? []);
+  // kpt gives a folder's files as items too: a file that came as an item is not rendered again.
+  const itemFiles = new Set(sources.map((source) => path.normalize(source.file)));
+  const named = { ...read, sources: read.sources.filter((source) => !itemFiles.has(path.normalize(source.file))) };
   sources.push(...named.sources);
 
   const outcome = await renderRequests(sources, renderer, { strict: config.strict ?? false });

@@ -159,13 +159,20 @@ describe('facetform krm', () => {
     expect(missingFile.list.results[0]).toMatchObject({ severity: 'error', file: { path: 'nowhere/*.yaml' } });
   });
 
+  it('runs as one executable for kustomize exec functions (gitops/krm/facetform-krm), with the same answer', async () => {
+    const input = resourceList([configMap, asItem('requests/web.yaml')], generator());
+    const script = await runProcess(path.join(ROOT, 'gitops/krm/facetform-krm'), [], { cwd: EXAMPLE, input });
+    expect(script.code).toBe(0);
+    expect(script.stdout).toBe((await krm(input)).stdout);
+  });
+
   const hasKpt = spawnSync('kpt', ['version'], { stdio: 'ignore' }).status === 0;
-  it.skipIf(!hasKpt)('runs under kpt fn eval --exec, which gets the same manifests', async () => {
+  it.skipIf(!hasKpt)('runs under kpt fn eval --exec, which gets the same manifests, a request file given as an item and through requests rendered once', async () => {
     const dir = tempDir();
     cpSync(path.join(EXAMPLE, 'requests'), path.join(dir, 'requests'), { recursive: true });
     const config = path.join(tempDir(), 'fn-config.yaml');
-    writeFileSync(config, JSON.stringify(generator()));
-    const run = await runProcess('kpt', ['fn', 'eval', dir, '--exec', `${process.execPath} ${path.join(ROOT, 'bin/facetform.js')} krm`, '--fn-config', config, '-o', 'unwrap']);
+    writeFileSync(config, JSON.stringify(generator({ requests: ['requests'] })));
+    const run = await runProcess('kpt', ['fn', 'eval', '.', '--exec', `${process.execPath} ${path.join(ROOT, 'bin/facetform.js')} krm`, '--fn-config', config, '-o', 'unwrap'], { cwd: dir });
     expect(run.code, run.stderr).toBe(0);
     const manifests = parseAllDocuments(run.stdout).map((document) => document.toJS());
     const expected = await expectedManifests();
