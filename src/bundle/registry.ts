@@ -66,6 +66,16 @@ export class BundleRegistry {
     return this.tree.get(vendor);
   }
 
+  /** The vendors that have a repository of this name, sorted: a caller that names no vendor needs exactly one. */
+  vendorsOf(repository: string): string[] {
+    return this.vendors().filter((vendor) => this.tree.get(vendor)!.has(repository));
+  }
+
+  /** Every repository name, each once, sorted: what a caller may name. */
+  repositoryNames(): string[] {
+    return [...new Set(this.bundles.map((loaded) => loaded.bundle.repository.name))].sort();
+  }
+
   /** The bundle of one API version of a repository: the named release, or the highest. */
   bundle(vendor: string, repository: string, apiVersion: string, release?: string): LoadedBundle | Exclude<Lookup, { found: unknown }> {
     const repositories = this.tree.get(vendor);

@@ -14,6 +14,13 @@ export const USAGE = `Usage:
   facetform diff   [REPOSITORY...] [--from RELEASE] [--to RELEASE] [--repos DIR] [--bundles DIR] [--format text|json]
                                                  what callers get from a release: the rendered output of an earlier
                                                  release's examples and generated requests, each difference classified
+  facetform krm                                  a KRM function: a ResourceList on standard input, its request items
+                                                 and those its FacetformGenerator names rendered on standard output
+  facetform generate GENERATOR                   the manifests of the request files a FacetformGenerator file names,
+                                                 as YAML documents (what the kustomize exec plugin runs)
+  facetform argocd generate                      the manifests of the request files in the working folder, as Argo CD's
+                                                 config management plugin (PARAM_STRICT, PARAM_REQUESTS, PARAM_SERVER,
+                                                 PARAM_API_KEY_ENV)
   facetform serve                                serve the exec API (configured by environment, see README)
   facetform dev    [--repos DIR] [--port N]      serve the working tree of repos/ as an unreleased preview, rebuilt on every save
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
@@ -32,6 +39,9 @@ const commands: Record<string, () => Promise<Command>> = {
   serve: async () => (await import('./serve-command.js')).runServe,
   dev: async () => (await import('./dev-command.js')).runDev,
   keys: async () => (await import('./keys-command.js')).runKeys,
+  krm: async () => (await import('./krm-command.js')).runKrm,
+  generate: async () => (await import('./generate-command.js')).runGenerate,
+  argocd: async () => (await import('./argocd-command.js')).runArgocd,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -69,7 +69,7 @@ export async function runRender(args: string[], io: Io): Promise<number> {
       throw error;
     }
   };
-  const vendorOf = (repository: string) => registry.vendors().find((vendor) => registry.repositories(vendor)!.has(repository));
+  const vendorOf = (repository: string) => registry.vendorsOf(repository)[0];
   const fail = (error: unknown): number => {
     if (!(error instanceof RenderError)) throw error;
     const more = error.more > 0 ? `  … and ${error.more} more\n` : '';
@@ -83,7 +83,7 @@ export async function runRender(args: string[], io: Io): Promise<number> {
     loadRegistry();
     const find: FindCollection = (resource, pointer) => {
       const vendor = vendorOf(resource.repository);
-      if (vendor === undefined) return { pointer: `${pointer}/repository`, detail: `no repository "${resource.repository}"; known: ${[...new Set(registry.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}` };
+      if (vendor === undefined) return { pointer: `${pointer}/repository`, detail: `no repository "${resource.repository}"; known: ${registry.repositoryNames().join(', ')}` };
       const lookup = registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
       return 'found' in lookup ? lookup.found : { pointer: `${pointer}/${lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ')}` };
     };
@@ -117,7 +117,7 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   const [repository, collectionName] = target!.split('/') as [string, string];
   const vendor = vendorOf(repository);
   if (vendor === undefined) {
-    throw new CliError(`no repository ${repository}; known: ${[...new Set(registry!.bundles.map((l) => l.bundle.repository.name))].sort().join(', ')}`);
+    throw new CliError(`no repository ${repository}; known: ${registry!.repositoryNames().join(', ')}`);
   }
   const lookup = registry!.lookup(vendor, repository, options['api-version']!, collectionName, options.release);
   if ('missing' in lookup) throw new CliError(`no ${lookup.missing} ${lookup.name} in ${repository}; known: ${lookup.known.join(', ')}`);

@@ -1,0 +1,65 @@
+/** Renders request files offline, from a folder of bundles, with the exec code the server runs. */
+import { BundleLoadError, loadBundles } from '../bundle/load.js';
+import { BundleRegistry } from '../bundle/registry.js';
+import { execute } from '../exec/execute.js';
+import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { RenderError, type Problem } from '../render/render-error.js';
+import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
+import { GitopsError } from './gitops-error.js';
+import { failed, inSpec, type Rendered, type Renderer, warningsOf } from './renderer.js';
+import { chooseVendor, type VendorCatalog } from './vendor-choice.js';
+
+/** No batch limit offline: the server's limits guard a shared process, not a build. */
+const UNLIMITED_RESOURCES = Number.MAX_SAFE_INTEGER;
+
+const notFound = (pointer: string, lookup: { missing: string; name: string; known: string[] }): Problem => ({
+  pointer,
+  detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}`,
+});
+
+export class BundleRenderer implements Renderer {
+  private readonly catalog: VendorCatalog;
+
+  constructor(private readonly registry: BundleRegistry) {
+    this.catalog = {
+      vendors: async () => registry.vendors(),
+      vendorsOf: async (repository) => registry.vendorsOf(repository),
+      repositories: async () => registry.repositoryNames(),
+    };
+  }
+
+  static fromFolder(folder: string): BundleRenderer {
+    try {
+      return new BundleRenderer(new BundleRegistry(loadBundles(folder)));
+    } catch (error) {
+      if (error instanceof BundleLoadError) throw new GitopsError(`cannot load the bundles of ${folder}: ${error.message}`);
+      throw error;
+    }
+  }
+
+  async render(request: RequestFile, options: { strict: boolean }): Promise<Rendered> {
+    const vendor = await chooseVendor(request, this.catalog);
+    if (typeof vendor !== 'string') return failed([vendor]);
+    if (this.registry.repositories(vendor) === undefined) return failed([notFound('/spec/vendor', { missing: 'vendor', name: vendor, known: this.registry.vendors() })]);
+    try {
+      if (request.kind === REQUEST_KIND) {
+        const { repository, apiVersion = DEFAULT_API_VERSION, collection, release } = request.spec;
+        const lookup = this.registry.lookup(vendor, repository, apiVersion, collection, release);
+        if ('missing' in lookup) return failed([notFound(`/spec/${lookup.missing}`, lookup)]);
+        const body = Object.fromEntries(Object.entries(request.spec).filter(([member]) => !(REQUEST_TARGET_MEMBERS as readonly string[]).includes(member)));
+        const result = execute(lookup.found, body, options);
+        return { manifests: [result.manifest], problems: [], more: 0, warnings: warningsOf(result.unknownMembers) };
+      }
+      const find: FindCollection = (resource, pointer) => {
+        const lookup = this.registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
+        return 'found' in lookup ? lookup.found : notFound(`${pointer}/${lookup.missing}`, lookup);
+      };
+      const { vendor: _vendor, ...body } = request.spec;
+      const result = executeBatch(find, body, { strict: options.strict, maxResources: UNLIMITED_RESOURCES });
+      return { manifests: result.manifests, problems: [], more: 0, warnings: warningsOf(result.unknownMembers, result.unusedValues) };
+    } catch (error) {
+      if (!(error instanceof RenderError)) throw error;
+      return failed(error.problems.map(inSpec), error.more);
+    }
+  }
+}
