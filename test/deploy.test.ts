@@ -7,9 +7,9 @@ import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitorin
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../src/manifest/kube-check.js';
 import { ROOT, tempDir } from './helpers/repos.js';
+import { withoutKubectl } from './helpers/tools.js';
 
 const DEPLOY = path.join(ROOT, 'deploy');
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const documents = (text: string) => parseAllDocuments(text).map((document) => document.toJS() as Record<string, any>);
 
 describe('deploy/', () => {
@@ -23,7 +23,7 @@ describe('deploy/', () => {
     }
   });
 
-  it.skipIf(!hasKubectl && process.env.CI !== 'true')('builds with kubectl kustomize into the app, its Service, autoscaler, disruption budget, Redis and key file', async () => {
+  it.skipIf(withoutKubectl)('builds with kubectl kustomize into the app, its Service, autoscaler, disruption budget, Redis and key file', async () => {
     const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
     expect(built.map((manifest) => `${manifest.kind}/${manifest.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual([
       'Deployment/facetform',
@@ -56,7 +56,7 @@ describe('deploy/', () => {
     expect(pdb.spec.selector.matchLabels).toEqual(app.spec.selector.matchLabels);
   });
 
-  it.skipIf(!hasKubectl && process.env.CI !== 'true')('leaves the replica count to the autoscaler, spreads replicas, pins Redis and lets only the app reach it', () => {
+  it.skipIf(withoutKubectl)('leaves the replica count to the autoscaler, spreads replicas, pins Redis and lets only the app reach it', () => {
     const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
     const find = (kind: string, name: string) => built.find((manifest) => manifest.kind === kind && manifest.metadata.name === name)!;
     const app = find('Deployment', 'facetform');
@@ -82,7 +82,7 @@ describe('deploy/', () => {
     expect(rule.ports).toEqual([{ protocol: 'TCP', port: Number(new URL(app.spec.template.spec.containers[0].env.find((entry: { name: string }) => entry.name === 'REDIS_URL').value).port) }]);
   });
 
-  it.skipIf(!hasKubectl && process.env.CI !== 'true')('offers a ServiceMonitor, as a component, that the Prometheus Operator accepts and that scrapes the app with a key', async () => {
+  it.skipIf(withoutKubectl)('offers a ServiceMonitor, as a component, that the Prometheus Operator accepts and that scrapes the app with a key', async () => {
     const overlay = tempDir('facetform-overlay-');
     writeFileSync(path.join(overlay, 'kustomization.yaml'), `resources: [${path.relative(overlay, DEPLOY)}]\ncomponents: [${path.relative(overlay, path.join(DEPLOY, 'components/prometheus-operator'))}]\n`);
     const built = documents(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' }));

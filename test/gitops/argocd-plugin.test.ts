@@ -12,9 +12,9 @@ import { ARGOCD_PARAMETERS } from '../../src/gitops/argocd.js';
 import { EXAMPLE, execAnswer, facetform, readRequestFile, runProcess } from '../helpers/gitops.js';
 import { ROOT, tempDir } from '../helpers/repos.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { withoutKubectl } from '../helpers/tools.js';
 
 const PLUGIN = parseYaml(readFileSync(path.join(ROOT, 'gitops/argocd/plugin.yaml'), 'utf8'));
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 
 let server: TestServer;
 beforeAll(async () => {
@@ -116,7 +116,7 @@ describe('the Argo CD plugin', () => {
     expect((await runProcess(shell, args, { cwd: EXAMPLE })).stdout).toBe('');
   });
 
-  it.skipIf(!hasKubectl)('deploy/argocd adds the sidecar to a repo server, running the cmp server in facetform\'s image with plugin.yaml mounted from its ConfigMap', async () => {
+  it.skipIf(withoutKubectl)('deploy/argocd adds the sidecar to a repo server, running the cmp server in facetform\'s image with plugin.yaml mounted from its ConfigMap', async () => {
     const dir = tempDir();
     writeFileSync(
       path.join(dir, 'repo-server.yaml'),

@@ -11,6 +11,7 @@ import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { ROOT, tempDir } from '../helpers/repos.js';
 import { EXAMPLE, execAnswer, facetform, manifestsOf, readRequestFile, runProcess } from '../helpers/gitops.js';
 import { KEY, startTestServer, type TestServer } from '../helpers/server.js';
+import { hasKpt } from '../helpers/tools.js';
 
 const DIST = path.join(ROOT, 'dist');
 const REQUEST_FILES = readdirSync(path.join(EXAMPLE, 'requests')).sort().map((name) => `requests/${name}`);
@@ -166,7 +167,6 @@ describe('facetform krm', () => {
     expect(script.stdout).toBe((await krm(input)).stdout);
   });
 
-  const hasKpt = spawnSync('kpt', ['version'], { stdio: 'ignore' }).status === 0;
   it.skipIf(!hasKpt)('runs under kpt fn eval --exec, which gets the same manifests, a request file given as an item and through requests rendered once', async () => {
     const dir = tempDir();
     cpSync(path.join(EXAMPLE, 'requests'), path.join(dir, 'requests'), { recursive: true });

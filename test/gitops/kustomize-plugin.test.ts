@@ -15,8 +15,8 @@ import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { ROOT, tempDir } from '../helpers/repos.js';
 import { EXAMPLE, execAnswer, facetform, manifestsOf, PLUGIN_HOME, readRequestFile, runProcess } from '../helpers/gitops.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
+import { withoutKubectl } from '../helpers/tools.js';
 
-const hasKubectl = spawnSync('kubectl', ['version', '--client'], { stdio: 'ignore' }).status === 0;
 const kustomization = parseYaml(readFileSync(path.join(EXAMPLE, 'kustomization.yaml'), 'utf8'));
 const generatorConfig = parseYaml(readFileSync(path.join(EXAMPLE, kustomization.generators[0]), 'utf8'));
 const requestFiles = readdirSync(path.join(EXAMPLE, 'requests')).sort().map((name) => path.join(EXAMPLE, 'requests', name));
@@ -58,7 +58,7 @@ describe('the kustomize exec plugin', () => {
     expect(run.stdout).toBe(expected);
   });
 
-  it.skipIf(!hasKubectl)('kubectl kustomize --enable-alpha-plugins builds the example into the exec API\'s manifests, transformed, beside the plain Deployment', async () => {
+  it.skipIf(withoutKubectl)('kubectl kustomize --enable-alpha-plugins builds the example into the exec API\'s manifests, transformed, beside the plain Deployment', async () => {
     const run = await kustomize(EXAMPLE);
     expect(run.code, run.stderr).toBe(0);
     const built = parseAllDocuments(run.stdout).map((document) => document.toJS());
@@ -71,7 +71,7 @@ describe('the kustomize exec plugin', () => {
     expect(built.sort(byKindAndName)).toEqual([...expected, ...plain].map(transformed).sort(byKindAndName));
   });
 
-  it.skipIf(!hasKubectl)('fails the kustomize build on a broken request file, naming the file and the field', async () => {
+  it.skipIf(withoutKubectl)('fails the kustomize build on a broken request file, naming the file and the field', async () => {
     const dir = tempDir();
     cpSync(EXAMPLE, dir, { recursive: true });
     writeFileSync(path.join(dir, 'facetform.yaml'), JSON.stringify({ ...generatorConfig, bundles: path.join(ROOT, 'dist') }));

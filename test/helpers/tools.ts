@@ -1,0 +1,12 @@
+/**
+ * Third-party tools the tests run. kubectl is part of the machine (and CI installs it), so a test
+ * that needs it runs in CI whatever; kpt is optional and its test is skipped where it is missing.
+ */
+import { spawnSync } from 'node:child_process';
+
+const runs = (command: string, args: string[]) => spawnSync(command, args, { stdio: 'ignore' }).status === 0;
+
+export const hasKubectl = runs('kubectl', ['version', '--client']);
+/** Skip a kubectl test only outside CI, where a missing kubectl is a broken machine. */
+export const withoutKubectl = !hasKubectl && process.env.CI !== 'true';
+export const hasKpt = runs('kpt', ['version']);
