@@ -22,6 +22,11 @@ export function schemaFilesOf(bundles: readonly Bundle[]): ReadonlyMap<string, S
   return new Map([...editorSchemaFiles(bundles)].map(([path, text]) => [path, { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }]));
 }
 
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
+function matchesEtag(header: string, etag: string): boolean {
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
 /** What a wrong path is told: the schemas and folders beside where it looked. */
 function besides(files: ReadonlyMap<string, SchemaFile>, path: string): string[] {
   const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
@@ -36,13 +41,13 @@ export function schemaRoutes(router: Router, state: ServerState): void {
     const files = state.schemas();
     const file = files.get(path);
     if (file === undefined) throw notFound('schema', path, besides(files, path));
-    ctx.type = 'application/schema+json';
     ctx.etag = file.etag;
-    ctx.status = 200;
-    if (ctx.fresh) {
+    // Judged here, not by ctx.fresh: a client's Cache-Control: no-cache (fetch sends it with If-None-Match) asks to revalidate, which this is.
+    if (matchesEtag(ctx.get('If-None-Match'), file.etag)) {
       ctx.status = 304;
       return;
     }
+    ctx.type = 'application/schema+json';
     ctx.body = file.text;
   });
 }
