@@ -111,7 +111,7 @@ function resourceRules(releases: readonly Release[]): Schema[] {
         if: release,
         then: {
           properties: { collection: { enum: bundle.collections.map((collection) => collection.name) } },
-          allOf: bundle.collections.map((collection) => ({ if: { properties: { collection: { const: collection.name } }, required: ['collection'] }, then: { properties: { facets: { items: { enum: collection.facets } } } } })),
+          allOf: bundle.collections.map((collection) => ({ if: { properties: { collection: { const: collection.name } }, required: ['collection'] }, then: { properties: { facets: { type: 'array', items: { enum: collection.facets } } } } })),
         },
       });
       rules.push({ if: version, then: { properties: { release: { enum: ofVersion.map(({ bundle }) => bundle.repository.release) } }, allOf: choices.map(ofRelease) } });
