@@ -36,12 +36,15 @@ export function batchSchemaPath(vendor: string, kind: RequestSchemaKind): string
 
 const identified = (path: string, schema: Schema): Schema => ({ $schema: SCHEMA_DRAFT, $id: SCHEMA_ID_PREFIX + path, ...schema });
 
-/** Every editor schema of these bundles, by path, in a stable order. */
-export function editorSchemas(bundles: readonly Bundle[]): Map<string, Schema> {
-  const schemas = new Map<string, Schema>([
-    [REPOSITORY_FORMAT_SCHEMAS.repository, REPOSITORY_SCHEMA],
-    [REPOSITORY_FORMAT_SCHEMAS.collection, COLLECTION_SCHEMA],
-    [REPOSITORY_FORMAT_SCHEMAS.section, SECTION_SCHEMA],
+/**
+ * Every editor schema of these bundles, by path in a stable order, each made only when asked for:
+ * a server with many collections keeps the ones editors fetch, not all.
+ */
+export function editorSchemaMakers(bundles: readonly Bundle[]): Map<string, () => Schema> {
+  const makers = new Map<string, () => Schema>([
+    [REPOSITORY_FORMAT_SCHEMAS.repository, () => REPOSITORY_SCHEMA],
+    [REPOSITORY_FORMAT_SCHEMAS.collection, () => COLLECTION_SCHEMA],
+    [REPOSITORY_FORMAT_SCHEMAS.section, () => SECTION_SCHEMA],
   ]);
   const byVendor = new Map<string, Release[]>();
   for (const releases of releaseGroups(bundles)) {
@@ -53,23 +56,25 @@ export function editorSchemas(bundles: readonly Bundle[]): Map<string, Schema> {
       for (const release of as) {
         const at: Release = { bundle, latest: release === LATEST };
         for (const collection of bundle.collections) {
-          schemas.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), execRequestSchema(at, collection));
-          schemas.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request-file'), requestFileSchemaOf(at, collection));
+          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), () => execRequestSchema(at, collection));
+          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request-file'), () => requestFileSchemaOf(at, collection));
         }
       }
     }
   }
   for (const [vendor, releases] of byVendor) {
-    schemas.set(batchSchemaPath(vendor, 'request'), batchRequestSchema(vendor, releases));
-    schemas.set(batchSchemaPath(vendor, 'request-file'), batchRequestFileSchema(vendor, releases));
+    makers.set(batchSchemaPath(vendor, 'request'), () => batchRequestSchema(vendor, releases));
+    makers.set(batchSchemaPath(vendor, 'request-file'), () => batchRequestFileSchema(vendor, releases));
   }
-  const sorted = [...schemas.keys()].sort();
-  return new Map(sorted.map((path) => [path, identified(path, schemas.get(path)!)]));
+  return new Map([...makers.keys()].sort().map((path) => [path, () => identified(path, makers.get(path)!())]));
 }
 
-/** The files of editorSchemas, as the build writes them and the server answers them. */
+/** The text of one editor schema, as the build writes it and the server answers it. */
+export const schemaText = (schema: Schema): string => JSON.stringify(schema, null, 2) + '\n';
+
+/** Every editor schema's file, by path. */
 export function editorSchemaFiles(bundles: readonly Bundle[]): Map<string, string> {
-  return new Map([...editorSchemas(bundles)].map(([path, schema]) => [path, JSON.stringify(schema, null, 2) + '\n']));
+  return new Map([...editorSchemaMakers(bundles)].map(([path, make]) => [path, schemaText(make())]));
 }
 
 /** The releases of each vendor, repository and API version, highest first. */

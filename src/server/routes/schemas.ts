@@ -5,8 +5,9 @@
  */
 import type Router from '@koa/router';
 import type { Bundle } from '../../bundle/bundle.js';
+import type { Schema } from '../../schema/kube-types.js';
 import { sha256 } from '../../bundle/bundle.js';
-import { editorSchemaFiles } from '../../schema/editor-schemas.js';
+import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
@@ -18,8 +19,28 @@ export interface SchemaFile {
   etag: string;
 }
 
-export function schemaFilesOf(bundles: readonly Bundle[]): ReadonlyMap<string, SchemaFile> {
-  return new Map([...editorSchemaFiles(bundles)].map(([path, text]) => [path, { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }]));
+/** The editor schemas of some bundles: every path known at once, each file made on its first request and kept. */
+export class SchemaFiles {
+  private readonly makers: ReadonlyMap<string, () => Schema>;
+  private readonly made = new Map<string, SchemaFile>();
+
+  constructor(bundles: readonly Bundle[]) {
+    this.makers = editorSchemaMakers(bundles);
+  }
+
+  paths(): IterableIterator<string> {
+    return this.makers.keys();
+  }
+
+  get(path: string): SchemaFile | undefined {
+    let file = this.made.get(path);
+    const make = this.makers.get(path);
+    if (file === undefined && make !== undefined) {
+      const text = schemaText(make());
+      this.made.set(path, (file = { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }));
+    }
+    return file;
+  }
 }
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
@@ -28,10 +49,10 @@ function matchesEtag(header: string, etag: string): boolean {
 }
 
 /** What a wrong path is told: the schemas and folders beside where it looked. */
-function besides(files: ReadonlyMap<string, SchemaFile>, path: string): string[] {
+function besides(files: SchemaFiles, path: string): string[] {
   const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
   const known = new Set<string>();
-  for (const file of files.keys()) if (file.startsWith(folder)) known.add(folder + file.slice(folder.length).replace(/\/.*$/, '/'));
+  for (const file of files.paths()) if (file.startsWith(folder)) known.add(folder + file.slice(folder.length).replace(/\/.*$/, '/'));
   return known.size > 0 || folder === '' ? [...known] : besides(files, folder.slice(0, -1));
 }
 
