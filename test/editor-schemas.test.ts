@@ -69,7 +69,7 @@ describe('editor schemas in dist/schemas/', () => {
       [relative(demo.file.path), REPOSITORY_FORMAT_SCHEMAS.repository, { ...repositoryRest, relase: release }, '', 'relase'],
       [relative(collection.file.path), REPOSITORY_FORMAT_SCHEMAS.collection, { ...collectionRest, untyped: 'yes' }, '/untyped', 'untyped'],
       [relative(section.file.path), REPOSITORY_FORMAT_SCHEMAS.section, { ...sectionValue, facets: ['addon:Data'] }, '/facets/0', 'addon:Data'],
-      [relative(section.file.path).replace(/[^/]+\.json$/, 'planted.json'), REPOSITORY_FORMAT_SCHEMAS.section, { facets: ['addon:planted'], $descripton: 'typo', data: { planted: 'x' } }, '', '$descripton'],
+      [relative(section.file.path).replace(/[^/]+\.json$/, 'planted.json'), REPOSITORY_FORMAT_SCHEMAS.section, { facets: ['addon:planted'], $descripton: 'typo', data: { planted: 'x' } }, '/$descripton', '$descripton'],
       [relative(section.file.path).replace(/[^/]+\.json$/, 'planted.json'), REPOSITORY_FORMAT_SCHEMAS.section, { facets: ['addon:planted'], data: { constructor: 'x' } }, '/data', 'constructor'],
     ];
     for (const [file, schema, value, pointer] of planted) expect(pointers(checker.errors(schema, value)), file).toContain(pointer);

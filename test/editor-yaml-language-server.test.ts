@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { REQUEST_FILE_API_VERSION, REQUEST_KIND } from '../src/request-file/request-file.js';
-import { LATEST, requestSchemaPath } from '../src/schema/editor-schemas.js';
+import { LATEST, REPOSITORY_FORMAT_SCHEMAS, requestSchemaPath } from '../src/schema/editor-schemas.js';
 import { COMMITTED_SCHEMAS } from './helpers/editor-schemas.js';
 import { examplesIn, SHIPPED_REPOS } from './helpers/repos.js';
 import { loadRepositories } from '../src/repository/load.js';
@@ -52,5 +52,16 @@ describe('yaml-language-server with the editor schemas', () => {
   it('reads a modeline path relative to the request file, as the README shows', async () => {
     expect(await open(requestFile(undefined, DOCUMENTS).text)).toEqual([]);
     expect((await open(requestFile(misspelling, DOCUMENTS).text)).length).toBeGreaterThan(0);
+  }, 60_000);
+
+  it('flags a malformed facet and an unknown $ member in a section file (JSON is YAML) at their lines', async () => {
+    const section = loadRepositories(SHIPPED_REPOS)[0]!.collections[0]!.sections[0]!.file.value as Record<string, unknown>;
+    const schema = pathToFileURL(path.join(COMMITTED_SCHEMAS, REPOSITORY_FORMAT_SCHEMAS.section)).href;
+    const planted = { ...section, facets: ['addon:Upper'], $descripton: 'typo' };
+    const text = `# yaml-language-server: $schema=${schema}\n${JSON.stringify(planted, null, 2)}\n`;
+    const lines = text.split('\n');
+    const diagnostics = await open(text);
+    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line).sort()).toEqual([lines.findIndex((line) => line.includes('addon:Upper')), lines.findIndex((line) => line.includes('$descripton'))].sort());
+    expect(await open(`# yaml-language-server: $schema=${schema}\n${JSON.stringify(section, null, 2)}\n`)).toEqual([]);
   }, 60_000);
 });

@@ -79,7 +79,9 @@ export const SECTION_SCHEMA: Schema = {
       },
     },
   },
-  propertyNames: { not: { anyOf: [refusedName, { pattern: unknownMetadata }] } },
+  // Members starting with "$" are the authors' own: only the known ones.
+  patternProperties: { [unknownMetadata]: false },
+  propertyNames: { not: refusedName },
   additionalProperties: { $ref: '#/definitions/content' },
   definitions: {
     content: {
