@@ -5,6 +5,7 @@
  *   dist/<repository>/<apiVersion>/<release>/bundle.json
  *   dist/<repository>/<apiVersion>/<release>/schemas/<collection>.schema.json
  *   dist/<repository>/<apiVersion>/<release>/types/<collection>.d.ts
+ *   dist/schemas/…                                        editor schemas of every bundle in dist/
  *
  * Output is a pure function of the repositories, so building twice changes no byte. A release
  * already in dist/ with other content is never overwritten, and a new release must pass the
@@ -14,8 +15,9 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
-import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
+import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, SCHEMAS_DIR, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
 import { compareReleases } from '../bundle/registry.js';
+import { editorSchemaFiles } from '../schema/editor-schemas.js';
 import { judgeRelease, type KubernetesInputs, nextRelease } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 import { formatComparison } from '../upgrade/diff-report.js';
@@ -151,14 +153,37 @@ export async function writeDist(
     bundles: scanBundles(outDir).map((entry) => ({ ...entry, date: dates.get(`${entry.path}\u0000${entry.digest}`) ?? today() })),
   };
   writeIfChanged(path.join(outDir, INDEX_FILE), json(index));
+  writeEditorSchemas(outDir, index);
   return { index, notes };
+}
+
+/**
+ * dist/schemas/ holds the editor schemas of every bundle the index lists, old releases too. It is
+ * derived, not released: rewritten on every build, and a file no bundle makes any more is removed.
+ */
+function writeEditorSchemas(outDir: string, index: DistIndex): void {
+  const bundles = index.bundles.map((entry) => JSON.parse(readFileSync(path.join(outDir, entry.path), 'utf8')) as Bundle);
+  const files = editorSchemaFiles(bundles);
+  const root = path.join(outDir, SCHEMAS_DIR);
+  for (const [relative, text] of files) writeIfChanged(path.join(root, ...relative.split('/')), text);
+  const wanted = new Set([...files.keys()]);
+  const prune = (dir: string, relative: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const name = relative === '' ? entry.name : `${relative}/${entry.name}`;
+      if (entry.isDirectory()) {
+        prune(path.join(dir, entry.name), name);
+        if (readdirSync(path.join(dir, entry.name)).length === 0) rmSync(path.join(dir, entry.name), { recursive: true });
+      } else if (!wanted.has(name)) rmSync(path.join(dir, entry.name));
+    }
+  };
+  if (existsSync(root)) prune(root, '');
 }
 
 /** Every bundle under dist/, in a stable order. */
 function scanBundles(outDir: string): IndexEntry[] {
   const entries: IndexEntry[] = [];
   const dirs = (dir: string) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
-  for (const repository of dirs(outDir)) {
+  for (const repository of dirs(outDir).filter((name) => name !== SCHEMAS_DIR)) {
     for (const apiVersion of dirs(path.join(outDir, repository))) {
       for (const release of dirs(path.join(outDir, repository, apiVersion)).sort(compareReleases)) {
         const relative = path.posix.join(repository, apiVersion, release, BUNDLE_FILE);

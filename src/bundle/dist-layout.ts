@@ -9,6 +9,8 @@ import { compareReleases, SEMVER_PATTERN } from './registry.js';
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
 export const INDEX_FORMAT = 'facetform.index/v1';
+/** The editor schemas, derived from every bundle (src/schema/editor-schemas.ts); never a repository's folder. */
+export const SCHEMAS_DIR = 'schemas';
 
 export interface IndexEntry {
   repository: string;

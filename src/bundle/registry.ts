@@ -35,6 +35,11 @@ export function compareReleases(a: string, b: string): number {
 
 export const isPrerelease = (release: string) => release.includes('-');
 
+/** The release served when a caller names none, of releases highest first: the highest, a prerelease only when there is nothing else. */
+export function defaultRelease<T>(highestFirst: readonly T[], releaseOf: (entry: T) => string): T | undefined {
+  return highestFirst.find((entry) => !isPrerelease(releaseOf(entry))) ?? highestFirst[0];
+}
+
 export type Lookup =
   | { found: LoadedCollection }
   | { missing: 'vendor' | 'repository' | 'apiVersion' | 'release' | 'collection'; name: string; known: string[] };
@@ -84,8 +89,7 @@ export class BundleRegistry {
     if (versions === undefined) return { missing: 'repository', name: repository, known: [...repositories.keys()].sort() };
     const releases = versions.get(apiVersion);
     if (releases === undefined) return { missing: 'apiVersion', name: apiVersion, known: [...versions.keys()].sort() };
-    // The latest release serves by default; a prerelease only when there is nothing else.
-    if (release === undefined) return releases.find((loaded) => !isPrerelease(loaded.bundle.repository.release)) ?? releases[0]!;
+    if (release === undefined) return defaultRelease(releases, (loaded) => loaded.bundle.repository.release)!;
     const named = releases.find((loaded) => loaded.bundle.repository.release === release);
     return named ?? { missing: 'release', name: release, known: releases.map((loaded) => loaded.bundle.repository.release) };
   }

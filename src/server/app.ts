@@ -19,6 +19,7 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
 import { execRoutes } from './routes/exec.js';
 import { healthRoutes } from './routes/health.js';
+import { schemaRoutes } from './routes/schemas.js';
 import { previewMarking, previewRoutes } from './preview.js';
 import type { ServerState } from './state.js';
 
@@ -33,6 +34,7 @@ export function createApp(state: ServerState): Koa {
   batchRoutes(router, state);
   discoveryRoutes(router, state);
   docsRoutes(router, state);
+  schemaRoutes(router, state);
   consoleRoutes(router);
   healthRoutes(router, state);
 

@@ -132,8 +132,8 @@ export function readLimits(env: NodeJS.ProcessEnv): RequestLimits {
   return limits;
 }
 
-/** Routes that OPEN_ROUTES may open, by name. */
-export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json' } as const;
+/** Routes that OPEN_ROUTES may open, by name: a path, or a prefix when it ends in "/" (every editor schema). */
+export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json', schemas: '/schemas/' } as const;
 export type OpenRoute = keyof typeof OPENABLE_ROUTES;
 
 function openRoutes(env: NodeJS.ProcessEnv): OpenRoute[] {

@@ -15,6 +15,7 @@ import { buildOpenApi } from './openapi.js';
 import { CONFIG_DEFAULTS, OPENABLE_ROUTES, type OpenRoute, parseRateLimit, type RateLimit, readLimits, type RequestLimits, type ServerTimeouts } from './config.js';
 import { InflightBytes } from './inflight-bytes.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
+import { SchemaFiles } from './routes/schemas.js';
 import type { ServerState } from './state.js';
 
 
@@ -37,6 +38,7 @@ export interface StateOptions {
 
 export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger, options: StateOptions = {}): ServerState {
   let document: { registry: BundleRegistry; text: string } | undefined;
+  let schemas: { registry: BundleRegistry; files: SchemaFiles } | undefined;
   const limits = { ...readLimits({}), ...options.limits };
   const state: ServerState = {
     registry,
@@ -51,6 +53,10 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     openapi() {
       if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, PACKAGE_VERSION, state.limits)) };
       return document.text;
+    },
+    schemas() {
+      if (schemas?.registry !== state.registry) schemas = { registry: state.registry, files: new SchemaFiles(state.registry.bundles.map((loaded) => loaded.bundle)) };
+      return schemas.files;
     },
   };
   return state;

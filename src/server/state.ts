@@ -8,6 +8,7 @@ import type { InflightBytes } from './inflight-bytes.js';
 import type { Metrics } from './metrics.js';
 import type { Preview } from './preview.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
+import type { SchemaFiles } from './routes/schemas.js';
 
 export interface ServerState {
   /** Replaced as a whole when bundles are reloaded; a request keeps the one it started with. */
@@ -29,4 +30,6 @@ export interface ServerState {
   preview?: Preview;
   /** The OpenAPI document of the loaded bundles, made on first request and kept until a reload. */
   openapi(): string;
+  /** The editor schemas of the loaded bundles by path under /schemas/, each made on first request and kept until a reload. */
+  schemas(): SchemaFiles;
 }

@@ -1,4 +1,5 @@
 /** Rules for repository.json and collection.json. */
+import { SCHEMAS_DIR } from '../../bundle/dist-layout.js';
 import { SEMVER_PATTERN } from '../../bundle/registry.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
@@ -9,8 +10,8 @@ import type { LintReport } from '../report.js';
 
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const API_VERSION_PATTERN = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
-const KIND_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
-const RESOURCE_API_VERSION_PATTERN = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
+export const KIND_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
+export const RESOURCE_API_VERSION_PATTERN = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 interface Field {
   name: string;
@@ -65,6 +66,9 @@ export function lintRepositoryDeclaration(repository: RepositorySource, report: 
   );
   if (typeof value.name === 'string' && value.name !== repository.name) {
     report.error(repository.file, ['name'], `name "${value.name}" differs from the folder name "${repository.name}"`, 'rename the folder or the repository so they agree');
+  }
+  if (repository.name === SCHEMAS_DIR) {
+    report.error(repository.file, [], `a repository may not be named "${SCHEMAS_DIR}": dist/${SCHEMAS_DIR}/ holds the editor schemas`, 'rename the folder and "name" in repository.json');
   }
   for (const dir of repository.strayDirs) {
     report.warning(repository.file, [], `folder ${dir} has no collection.json and is ignored`, 'add a collection.json to make it a collection, or remove the folder');

@@ -7,8 +7,8 @@ import type { CollectionContext, SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
 
 export const FACET_PATTERN = /^(master|addon:[a-z0-9-]+)$/;
-const RESERVED_MEMBERS = new Set(['$description', '$values']);
-const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+export const RESERVED_MEMBERS = new Set(['$description', '$values']);
+export const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function lintFacets(section: SectionContext, report: LintReport): void {
   const { file } = section;

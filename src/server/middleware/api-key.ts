@@ -1,9 +1,9 @@
 /**
  * X-APIKEY on every route but the few public ones (health, readiness, problem types, the console
  * page) and the operations routes an operator opened (OPEN_ROUTES: metrics, the OpenAPI document,
- * which tell an outsider the traffic and every schema). Deny by default: a route added later is
- * protected unless named here. A missing and a wrong key get the same answer, whose WWW-Authenticate
- * challenge (RFC 9110 §11.6.1) names the header a key goes in.
+ * the editor schemas, which tell an outsider the traffic and every schema). Deny by default: a route
+ * added later is protected unless named here. A missing and a wrong key get the same answer, whose
+ * WWW-Authenticate challenge (RFC 9110 §11.6.1) names the header a key goes in.
  */
 import type { Context, Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
@@ -35,10 +35,17 @@ export function isPublic(path: string): boolean {
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
+/** An opened path, or a path under an opened prefix (OPENABLE_ROUTES). */
+function isOpened(openPaths: ReadonlySet<string>, path: string): boolean {
+  if (openPaths.has(path)) return true;
+  for (const open of openPaths) if (open.endsWith('/') && path.startsWith(open)) return true;
+  return false;
+}
+
 export function apiKey(state: ServerState): Middleware {
   return async (ctx, next) => {
     // `facetform dev` on a loopback address with no key configured answers everyone on this machine.
-    if (state.preview?.keyless !== true && !isPublic(ctx.path) && !state.openPaths.has(ctx.path)) {
+    if (state.preview?.keyless !== true && !isPublic(ctx.path) && !isOpened(state.openPaths, ctx.path)) {
       const presented = presentedKey(ctx);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {

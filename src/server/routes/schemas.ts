@@ -1,0 +1,74 @@
+/**
+ * GET /schemas/<path>: the editor schemas of the loaded bundles (src/schema/editor-schemas.ts), the
+ * same bytes as the build writes to dist/schemas/. Editors fetch them without headers, so
+ * OPEN_ROUTES=schemas opens them; otherwise they follow the key, as every schema does.
+ */
+import type Router from '@koa/router';
+import type { Bundle } from '../../bundle/bundle.js';
+import type { Schema } from '../../schema/kube-types.js';
+import { sha256 } from '../../bundle/bundle.js';
+import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
+import { queryParameters } from '../middleware/query-parameters.js';
+import { notFound } from '../problem.js';
+import type { ServerState } from '../state.js';
+
+export const SCHEMAS_PREFIX = '/schemas/';
+
+export interface SchemaFile {
+  text: string;
+  etag: string;
+}
+
+/** The editor schemas of some bundles: every path known at once, each file made on its first request and kept. */
+export class SchemaFiles {
+  private readonly makers: ReadonlyMap<string, () => Schema>;
+  private readonly made = new Map<string, SchemaFile>();
+
+  constructor(bundles: readonly Bundle[]) {
+    this.makers = editorSchemaMakers(bundles);
+  }
+
+  paths(): IterableIterator<string> {
+    return this.makers.keys();
+  }
+
+  get(path: string): SchemaFile | undefined {
+    let file = this.made.get(path);
+    const make = this.makers.get(path);
+    if (file === undefined && make !== undefined) {
+      const text = schemaText(make());
+      this.made.set(path, (file = { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }));
+    }
+    return file;
+  }
+}
+
+/** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
+function matchesEtag(header: string, etag: string): boolean {
+  return header.trim() === '*' || header.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag);
+}
+
+/** What a wrong path is told: the schemas and folders beside where it looked. */
+function besides(files: SchemaFiles, path: string): string[] {
+  const folder = path.includes('/') ? path.slice(0, path.lastIndexOf('/') + 1) : '';
+  const known = new Set<string>();
+  for (const file of files.paths()) if (file.startsWith(folder)) known.add(folder + file.slice(folder.length).replace(/\/.*$/, '/'));
+  return known.size > 0 || folder === '' ? [...known] : besides(files, folder.slice(0, -1));
+}
+
+export function schemaRoutes(router: Router, state: ServerState): void {
+  router.get(`${SCHEMAS_PREFIX}*path`, queryParameters([]), (ctx) => {
+    const path = ctx.params.path!;
+    const files = state.schemas();
+    const file = files.get(path);
+    if (file === undefined) throw notFound('schema', path, besides(files, path));
+    ctx.etag = file.etag;
+    // Judged here, not by ctx.fresh: a client's Cache-Control: no-cache (fetch sends it with If-None-Match) asks to revalidate, which this is.
+    if (matchesEtag(ctx.get('If-None-Match'), file.etag)) {
+      ctx.status = 304;
+      return;
+    }
+    ctx.type = 'application/schema+json';
+    ctx.body = file.text;
+  });
+}
