@@ -6,7 +6,7 @@
  * the server may answer with.
  */
 import { execFile } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
@@ -67,7 +67,7 @@ function* operations(): Generator<{ template: string; method: string; operation:
 /** Every concrete path of a template, its parameters filled from what the server serves. */
 function instancesOf(template: string): string[] {
   const registry = server.state.registry;
-  let paths: Array<{ path: string; vendor?: string; repository?: string; apiVersion?: string }> = [{ path: template }];
+  let paths: Array<{ path: string; vendor?: string; repository?: string; apiVersion?: string; release?: string }> = [{ path: template }];
   const expand = (name: string, values: (at: (typeof paths)[number]) => string[]) => {
     if (!template.includes(`{${name}}`)) return;
     paths = paths.flatMap((at) => values(at).map((value) => ({ ...at, [name]: value, path: at.path.replace(`{${name}}`, value) })));
@@ -77,6 +77,16 @@ function instancesOf(template: string): string[] {
   expand('apiVersion', (at) => [...registry.repositories(at.vendor!)!.get(at.repository!)!.keys()]);
   expand('collection', (at) => registry.repositories(at.vendor!)!.get(at.repository!)!.get(at.apiVersion!)![0]!.bundle.collections.map((collection) => collection.name));
   expand('type', () => Object.keys(PROBLEM_TYPES));
+  // The editor schemas: the names the build writes to dist/schemas/, read from the shipped folder; the releases this server has.
+  const schemaFiles = (folder: string) => readdirSync(path.join(ROOT, 'dist/schemas', folder)).filter((name) => name.endsWith('.json'));
+  expand('file', () => schemaFiles('.'));
+  expand('batchFile', (at) => schemaFiles(at.vendor!));
+  const releases = (at: (typeof paths)[number]) => registry.repositories(at.vendor!)!.get(at.repository!)!.get(at.apiVersion!)!;
+  expand('release', (at) => ['latest', ...releases(at).map((loaded) => loaded.bundle.repository.release)]);
+  expand('requestFile', (at) => {
+    const loaded = at.release === 'latest' ? releases(at)[0]! : releases(at).find((candidate) => candidate.bundle.repository.release === at.release)!;
+    return loaded.bundle.collections.flatMap((collection) => [`${collection.name}.request.json`, `${collection.name}.request-file.json`]);
+  });
   return paths.map((at) => at.path);
 }
 

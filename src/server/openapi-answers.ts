@@ -24,6 +24,7 @@ export const HEADERS: Record<string, Json> = {
   'Retry-After': header('Seconds to wait before trying again.', { type: 'integer', minimum: 0 }, 1),
   'WWW-Authenticate': header(`How to authenticate: an API key in the ${API_KEY_HEADER} header, or as a Bearer token.`, string, API_KEY_CHALLENGE),
   Allow: header('The methods the path takes.', string, 'POST'),
+  ETag: header('The version of the answer, for If-None-Match.', string, '"5f1c0b6d2a9e4f7e8c3b1a0d9e8f7a6b"'),
   Accept: header('The media type the body must have.', string, 'application/json'),
   Vary: header('`Accept`: the media type of the answer follows the Accept header unless the `format` query parameter names one.', string, 'Accept'),
   'X-Facetform-Release': header('The release of the bundle that answered; for a batch, `repository/apiVersion/release` of every bundle that rendered, comma-separated, in request order.', string, '1.1.0'),
@@ -60,7 +61,10 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
     Unauthorized: problem(`/problems/unauthorized: ${API_KEY_HEADER} (or Authorization: Bearer) is missing or not valid (both answer alike).`, [...APP_HEADERS, 'WWW-Authenticate']),
     NotFound: problem('/problems/not-found: no such vendor, repository, API version, release or collection; `known` names what exists.'),
     MethodNotAllowed: problem('/problems/method-not-allowed: the path takes only the methods Allow lists.', [...KEYED_HEADERS, 'Allow']),
-    NotAcceptable: problem('/problems/not-acceptable: the Accept header allows neither application/json nor application/yaml (and no `format` query parameter names one).', [...KEYED_HEADERS, 'Vary']),
+    NotAcceptable: problem(
+      '/problems/not-acceptable: the Accept header allows none of the media types the route answers with (exec and batch: application/json and application/yaml, unless the `format` query parameter names one); `available` lists them.',
+      [...KEYED_HEADERS, 'Vary'],
+    ),
     RequestTimeout: problem('/problems/client-error: the request did not arrive in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection closes.', []),
     PayloadTooLarge: problem(`/problems/payload-too-large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
     UnsupportedMediaType: problem('/problems/unsupported-media-type: the body is not uncompressed application/json in UTF-8; Accept says what to send.', [...KEYED_HEADERS, 'Accept']),
@@ -77,8 +81,8 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
 
 const answers = (entries: Record<string, string>): Json => Object.fromEntries(Object.entries(entries).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
 
-/** Any request may get these: Node's HTTP parser answers the last two before the app sees the request. */
-export const ANY_ANSWERS = answers({ '400': 'BadRequest', '408': 'RequestTimeout', '431': 'HeadersTooLarge', '500': 'InternalError' });
+/** Any request may get these: Node's HTTP parser answers 408 and 431 before the app sees the request. */
+export const ANY_ANSWERS = answers({ '400': 'BadRequest', '406': 'NotAcceptable', '408': 'RequestTimeout', '431': 'HeadersTooLarge', '500': 'InternalError' });
 /** A route that needs the key. */
 export const KEYED_ANSWERS = { ...ANY_ANSWERS, ...answers({ '401': 'Unauthorized', '429': 'TooManyRequests' }) };
 export const NOT_FOUND = answers({ '404': 'NotFound' });
@@ -89,5 +93,5 @@ export const RENDER_ANSWERS = {
   ...KEYED_ANSWERS,
   ...NOT_FOUND,
   ...BUSY,
-  ...answers({ '405': 'MethodNotAllowed', '406': 'NotAcceptable', '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', '422': 'InvalidValues' }),
+  ...answers({ '405': 'MethodNotAllowed', '413': 'PayloadTooLarge', '415': 'UnsupportedMediaType', '422': 'InvalidValues' }),
 };

@@ -10,6 +10,8 @@ import { LISTED_PROBLEMS } from '../render/render-error.js';
 import type { RequestLimits } from './config.js';
 import { API_KEY_HEADER } from './middleware/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
+import { SCHEMAS_PREFIX } from './routes/schemas.js';
+import { batchSchemaPath, LATEST, REPOSITORY_FORMAT_SCHEMAS } from '../schema/editor-schemas.js';
 import { ANY_ANSWERS, BUSY, HEADERS, KEYED_ANSWERS, NOT_FOUND, okHeaders, problemAnswer, RENDER_ANSWERS, sharedResponses } from './openapi-answers.js';
 import { hoist, SHARED_SCHEMAS } from './openapi-schemas.js';
 import { PACKAGE_LICENSE } from '../util/package-version.js';
@@ -238,6 +240,7 @@ function operationsPaths(): Json {
       },
     ),
     '/openapi.json': operation('openapi', 'This document', 'Needs the key unless OPEN_ROUTES names openapi.', { ...ok('OpenAPI 3.1 document.', true, 'application/json', { type: 'object', additionalProperties: true }), ...KEYED_ANSWERS, ...BUSY }),
+    ...schemaPaths(ok),
     '/problems/{type}': {
       get: {
         ...open,
@@ -253,6 +256,42 @@ function operationsPaths(): Json {
         },
       },
     },
+  };
+}
+
+/** GET /schemas/…: the editor schemas (src/schema/editor-schemas.ts), by the three shapes of their paths. */
+function schemaPaths(ok: (description: string, keyed: boolean, mediaType: string, schema: Json) => Json): Json {
+  const schema = { type: 'object', additionalProperties: true };
+  const answered = (description: string): Json => {
+    const answer = ok(description, true, 'application/schema+json', schema);
+    (answer['200'] as { headers: Json }).headers = { ...(answer['200'] as { headers: Json }).headers, ETag: { $ref: '#/components/headers/ETag' } };
+    return { ...answer, '304': { description: 'Not modified: If-None-Match named the schema\'s ETag.', headers: okHeaders(true, 'ETag') }, ...KEYED_ANSWERS, ...NOT_FOUND, ...BUSY };
+  };
+  const enumParameter = (name: string, description: string, values: string[]): Json => ({ ...pathParameter(name, description), schema: { type: 'string', enum: values } });
+  const get = (operationId: string, summary: string, parameters: Json[]): Json => ({
+    get: {
+      operationId,
+      tags: ['operations'],
+      summary,
+      description: 'A JSON Schema for editors, with a stable `$id` (urn:facetform:schema:<path>); the same bytes as dist/schemas/<path>. Needs the key unless OPEN_ROUTES names schemas.',
+      parameters: [{ name: 'If-None-Match', in: 'header', required: false, description: 'An ETag this client holds: 304 when the schema is still that.', schema: { type: 'string' } }, ...parameters],
+      responses: answered(summary + '.'),
+    },
+  });
+  const requestFiles = (['request', 'request-file'] as const).map((kind) => `{collection}.${kind}.json`).join(' or ');
+  return {
+    [`${SCHEMAS_PREFIX}{file}`]: get('get-repository-format-schema', 'The schema of a repository file', [enumParameter('file', 'repository.json, collection.json or a section file.', Object.values(REPOSITORY_FORMAT_SCHEMAS))]),
+    [`${SCHEMAS_PREFIX}{vendor}/{batchFile}`]: get('get-batch-schema', 'The schema of a vendor\'s batch request body, or of a BatchRequest file', [
+      pathParameter('vendor', 'The vendor.'),
+      enumParameter('batchFile', 'The body or the file.', (['request', 'request-file'] as const).map((kind) => batchSchemaPath('', kind).slice(1))),
+    ]),
+    [`${SCHEMAS_PREFIX}{vendor}/{repository}/{apiVersion}/{release}/{requestFile}`]: get('get-request-schema', 'The schema of an exec request body, or of a Request file, of one collection and release', [
+      pathParameter('vendor', 'The vendor.'),
+      pathParameter('repository', 'The repository.'),
+      pathParameter('apiVersion', 'The API version, e.g. v1.'),
+      pathParameter('release', `A release (X.Y.Z) or \`${LATEST}\`, the one exec answers with when no release is given.`),
+      { ...pathParameter('requestFile', `${requestFiles}.`), schema: { type: 'string', pattern: '^[^/]+\\.request(-file)?\\.json$' } },
+    ]),
   };
 }
 

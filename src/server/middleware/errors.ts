@@ -39,6 +39,7 @@ export function errors(state: ServerState): Middleware {
     }
     // An answer whose media type Accept excludes: exec and batch chose theirs from Accept already.
     if (!answerIsAcceptable(ctx)) {
+      ctx.vary('Accept');
       sendProblem(ctx, notAcceptable(ctx, [ctx.response.type]));
       return;
     }
