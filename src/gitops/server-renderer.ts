@@ -7,15 +7,10 @@ import type { Problem } from '../render/render-error.js';
 import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
 import { DEFAULT_API_VERSION } from '../exec/execute-batch.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
+import { warningTexts } from '../util/warning-header.js';
 import { GitopsError } from './gitops-error.js';
 import { failed, inSpec, type Rendered, type Renderer, warningsOf } from './renderer.js';
 import { chooseVendor, type VendorCatalog } from './vendor-choice.js';
-
-/** The texts of RFC 9111 Warning headers (`299 - "text"`), as the server writes them (answer.ts). */
-function warningTexts(header: string | null): string[] {
-  if (header === null) return [];
-  return [...header.matchAll(/299 - "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\u([0-9a-f]{4})|\\(.)/g, (_all, hex: string | undefined, char: string | undefined) => (hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : char!)));
-}
 
 /** Unknown fields and unread values entries from the answer's Warning headers. */
 function warningsFromHeader(header: string | null): Problem[] {

@@ -136,15 +136,23 @@ describe('facetform krm', () => {
     ]);
   });
 
-  it('gives unknown fields as warnings, renders all the same and exits 0', async () => {
+  it('gives unknown fields as warnings, renders all the same and exits 0, offline and through a server alike', async () => {
     const request = asItem('requests/app-config.yaml');
     request.spec.values['app-config'].metadata['app.kubernetes.io/oops'] = 'x';
-    const run = await krm(resourceList([request], generator()));
-    expect(run.code).toBe(0);
-    expect(run.list.items.map((item: any) => item.kind)).toEqual(['ConfigMap']);
-    expect(run.list.results).toEqual([
-      expect.objectContaining({ severity: 'warning', field: { path: 'spec.values.app-config.metadata["app.kubernetes.io/oops"]' }, file: { path: 'requests/app-config.yaml' } }),
-    ]);
+    // A member name with quotes and non-ASCII letters: a server's Warning header carries it as UTF-8 bytes in a quoted-string.
+    request.spec.values['app-config'].metadata['ключ "q"'] = 'x';
+    const serverConfig = { apiVersion: 'facetform.dev/v1alpha1', kind: 'FacetformGenerator', metadata: { name: 'r' }, server: server.url, apiKeyEnv: 'SHOP_KEY' };
+    const offline = await krm(resourceList([request], generator()));
+    const online = await krm(resourceList([request], serverConfig), { SHOP_KEY: KEY });
+    for (const run of [offline, online]) {
+      expect(run.code).toBe(0);
+      expect(run.list.items.map((item: any) => item.kind)).toEqual(['ConfigMap']);
+      expect(run.list.results).toEqual([
+        expect.objectContaining({ severity: 'warning', field: { path: 'spec.values.app-config.metadata["app.kubernetes.io/oops"]' }, file: { path: 'requests/app-config.yaml' } }),
+        expect.objectContaining({ severity: 'warning', field: { path: 'spec.values.app-config.metadata["ключ \\"q\\""]' }, file: { path: 'requests/app-config.yaml' } }),
+      ]);
+    }
+    expect(online.list.results).toEqual(offline.list.results);
   });
 
   it('refuses what is not a ResourceList, and a FacetformGenerator with an unknown field, as an error result and exit 1', async () => {

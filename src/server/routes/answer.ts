@@ -4,24 +4,12 @@ import { AnswerTooLarge, FORMATS, formatManifest, formatManifestList, isFormat, 
 import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../render/render-error.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { cut } from '../../util/text.js';
+import { warningHeader } from '../../util/warning-header.js';
 import { acceptedFormat, markFormatChosen } from '../accept.js';
 import { HttpProblem } from '../problem.js';
 import { queryParam } from './lookup.js';
 
 export const CONTENT_TYPES = { json: `${MEDIA_TYPES.json}; charset=utf-8`, yaml: MEDIA_TYPES.yaml } as const;
-
-/**
- * A Warning header value as the Kubernetes API server writes one: `299 - "text"`, the text an RFC 9110
- * quoted-string whose `"` and `\` are quoted pairs and whose other characters go as UTF-8 bytes
- * (obs-text); client-go and kubectl read it back as the text. A control character cannot be sent
- * in a header at all, so it is shown as its \uXXXX escape.
- */
-export function warningHeader(text: string): string {
-  const shown = text.replace(/[\x00-\x08\x0a-\x1f\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  const quoted = shown.replace(/[\\"]/g, (c) => '\\' + c);
-  // Node writes a header string's characters as Latin-1 bytes: hand it the UTF-8 bytes as such.
-  return `299 - "${/[^\x00-\x7f]/.test(quoted) ? Buffer.from(quoted, 'utf8').toString('latin1') : quoted}"`;
-}
 
 /** Warning headers per answer, and characters per pointer in one: headers must stay small. */
 const MAX_WARNINGS = 20;
