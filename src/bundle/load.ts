@@ -2,7 +2,7 @@
  * Loading bundles from dist/: every bundle is read, its digest checked, and each collection
  * compiled into a render plan and an input validator once, here, so that requests only run them.
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ManifestCheck } from '../manifest/kube-check.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
@@ -76,6 +76,7 @@ export function loadBundleFile(file: string): LoadedBundle {
 /** Loads every bundle the index of `distDir` lists. */
 export function loadBundles(distDir: string): LoadedBundle[] {
   const indexFile = path.join(distDir, INDEX_FILE);
+  if (existsSync(distDir) && !statSync(distDir).isDirectory()) throw new BundleLoadError(distDir, 'is not a folder of bundles: name the folder the build writes (dist/)');
   if (!existsSync(indexFile)) {
     throw new BundleLoadError(indexFile, 'not found; build the bundles first with `npm run build`');
   }
@@ -85,7 +86,7 @@ export function loadBundles(distDir: string): LoadedBundle[] {
   } catch (error) {
     throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
   }
-  const entries = (index as { bundles?: unknown }).bundles;
+  const entries = (index as { bundles?: unknown } | null)?.bundles;
   if (!Array.isArray(entries) || !entries.every((entry) => typeof entry?.path === 'string' && typeof entry?.digest === 'string' && !entry.path.split('/').includes('..'))) {
     throw new BundleLoadError(indexFile, 'is not a facetform index: it needs a bundles list of { path, digest } inside dist/; rebuild it with `npm run build`');
   }

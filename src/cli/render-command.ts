@@ -4,9 +4,9 @@ import { loadBundles, BundleLoadError } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
-import { formatManifest, formatManifestList, FORMATS, isFormat } from '../manifest/format.js';
+import { formatManifest, formatManifestList, FORMATS, isFormat, oversizedObjects } from '../manifest/format.js';
 import { RenderError } from '../render/render-error.js';
-import { isPlainObject } from '../util/json.js';
+import { isPlainObject, toPointer } from '../util/json.js';
 import { findUnrepresentable } from '../util/unrepresentable.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -89,6 +89,8 @@ export async function runRender(args: string[], io: Io): Promise<number> {
     };
     try {
       const result = executeBatch(find, body, { strict: options.strict, maxResources: Number.MAX_SAFE_INTEGER });
+      const oversized = oversizedObjects(result.manifests).map(({ index, detail }) => ({ pointer: `/resources/${index}`, detail }));
+      if (oversized.length > 0) throw new RenderError('Object too large for Kubernetes', oversized);
       for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
       for (const id of result.unusedValues) io.err(`warning: values entry ${id} is not read by any resource\n`);
       io.out(format === 'json' ? JSON.stringify(JSON.parse(formatManifestList(result.manifests, 'json')), null, 2) + '\n' : formatManifestList(result.manifests, 'yaml'));
@@ -124,6 +126,8 @@ export async function runRender(args: string[], io: Io): Promise<number> {
 
   try {
     const result = execute(lookup.found, body, { strict: options.strict });
+    const oversized = oversizedObjects([result.manifest]).map(({ detail }) => ({ pointer: toPointer(['values', result.valuesId]), detail }));
+    if (oversized.length > 0) throw new RenderError('Object too large for Kubernetes', oversized);
     for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
     io.out(formatManifest(result.manifest, format, { pretty: true }));
     return 0;

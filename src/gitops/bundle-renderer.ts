@@ -3,7 +3,9 @@ import { BundleLoadError, loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { oversizedObjects } from '../manifest/format.js';
 import { RenderError, type Problem } from '../render/render-error.js';
+import { toPointer } from '../util/json.js';
 import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
 import { GitopsError } from './gitops-error.js';
 import { failed, inSpec, type Rendered, type Renderer, warningsOf } from './renderer.js';
@@ -48,6 +50,9 @@ export class BundleRenderer implements Renderer {
         if ('missing' in lookup) return failed([notFound(`/spec/${lookup.missing}`, lookup)]);
         const body = Object.fromEntries(Object.entries(request.spec).filter(([member]) => !(REQUEST_TARGET_MEMBERS as readonly string[]).includes(member)));
         const result = execute(lookup.found, body, options);
+        // As the exec API answers a 422: no object over the API server's limit is written.
+        const oversized = oversizedObjects([result.manifest]).map(({ detail }) => ({ pointer: toPointer(['spec', 'values', result.valuesId]), detail }));
+        if (oversized.length > 0) return failed(oversized);
         return { manifests: [result.manifest], problems: [], more: 0, warnings: warningsOf(result.unknownMembers) };
       }
       const find: FindCollection = (resource, pointer) => {
@@ -56,6 +61,8 @@ export class BundleRenderer implements Renderer {
       };
       const { vendor: _vendor, ...body } = request.spec;
       const result = executeBatch(find, body, { strict: options.strict, maxResources: UNLIMITED_RESOURCES });
+      const oversized = oversizedObjects(result.manifests).map(({ index, detail }) => ({ pointer: `/spec/resources/${index}`, detail }));
+      if (oversized.length > 0) return failed(oversized);
       return { manifests: result.manifests, problems: [], more: 0, warnings: warningsOf(result.unknownMembers, result.unusedValues) };
     } catch (error) {
       if (!(error instanceof RenderError)) throw error;

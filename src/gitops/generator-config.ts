@@ -41,8 +41,10 @@ const generatorSchema = {
     kind: { const: GENERATOR_KIND },
     metadata: { type: 'object' },
     bundles: { type: 'string', minLength: 1 },
-    server: { type: 'string', pattern: '^https?://' },
-    apiKeyEnv: { type: 'string', pattern: '^[A-Za-z_][A-Za-z0-9_]*$' },
+    // No user or password in the URL: the key comes from the environment, and a URL is printed in messages.
+    server: { type: 'string', pattern: '^https?://[^/@]+(/.*)?$' },
+    // Only a variable meant for facetform: a config in Git must not send any other secret of the environment to a server it names.
+    apiKeyEnv: { type: 'string', pattern: '^FACETFORM_[A-Za-z0-9_]*$' },
     requests: { type: 'array', items: { type: 'string', minLength: 1 } },
     strict: { type: 'boolean' },
   },
@@ -60,7 +62,9 @@ export function parseGeneratorConfig(value: unknown, file: string): GeneratorCon
     if (error.keyword === 'not') return { pointer: '/server', detail: 'give bundles (render offline) or server (render with a facetform server), not both' };
     if (error.keyword === 'additionalProperties') return { pointer: `/${String(error.params.additionalProperty)}`, detail: `is not a field of a ${GENERATOR_KIND}; use ${Object.keys(generatorSchema.properties).join(', ')}` };
     if (error.keyword === 'const') return { pointer: error.instancePath, detail: `must be ${JSON.stringify(error.params.allowedValue)}` };
-    if (error.keyword === 'pattern') return { pointer: error.instancePath, detail: error.instancePath === '/server' ? 'must be an http:// or https:// URL' : 'must be the name of an environment variable' };
+    if (error.keyword === 'pattern') {
+      return { pointer: error.instancePath, detail: error.instancePath === '/server' ? 'must be an http:// or https:// URL with no user or password in it' : 'must be the name of an environment variable that starts with FACETFORM_' };
+    }
     return problemsOf([error], '')[0]!;
   });
   const first = problems[0]!;
@@ -76,7 +80,7 @@ export function rendererOf(config: GeneratorConfig, base: string, env: NodeJS.Pr
   if (config.server !== undefined) {
     const name = config.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
     const key = env[name];
-    if (key === undefined || key === '') throw new GitopsError(`the server ${config.server} needs an API key: set the environment variable ${name} (apiKeyEnv names another)`);
+    if (key === undefined || key === '') throw new GitopsError(`the server ${config.server} needs an API key: set the environment variable ${name}${config.apiKeyEnv === undefined ? ' (or name another FACETFORM_ variable in apiKeyEnv)' : ''}`);
     return new ServerRenderer(config.server, key);
   }
   return BundleRenderer.fromFolder(config.bundles === undefined ? defaultBundles(env) : path.resolve(base, config.bundles));

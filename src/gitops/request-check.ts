@@ -6,6 +6,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { Problem } from '../render/render-error.js';
 import { BATCH_REQUEST_KIND, REQUEST_FILE_API_VERSION, REQUEST_KIND, requestFileSchema, type RequestFile } from '../request-file/request-file.js';
 import { problemsOf } from '../schema/input-validator.js';
+import { closestName, didYouMean, editDistance } from '../util/did-you-mean.js';
 import { isPlainObject, toPointer } from '../util/json.js';
 
 const KINDS = [REQUEST_KIND, BATCH_REQUEST_KIND] as const;
@@ -24,6 +25,29 @@ export function isRequestDocument(document: unknown): document is Record<string,
     document.apiVersion.split('/')[0] === GROUP &&
     (KINDS as readonly unknown[]).includes(document.kind)
   );
+}
+
+/** Other kinds of the group that are not requests, and may sit beside them. */
+const OTHER_KINDS = new Set(['FacetformGenerator']);
+
+/**
+ * A document meant as a request that would otherwise pass as some other resource and render
+ * nothing: a kind of the group that does not exist (`Requests`), or a request kind under a
+ * misspelt group (`facetfrom.dev/v1alpha1`).
+ */
+export function misnamedRequest(document: unknown): Problem | undefined {
+  if (!isPlainObject(document) || typeof document.apiVersion !== 'string' || typeof document.kind !== 'string') return undefined;
+  const group = document.apiVersion.split('/')[0]!;
+  const kind = document.kind;
+  if (group === GROUP) {
+    if ((KINDS as readonly string[]).includes(kind) || OTHER_KINDS.has(kind)) return undefined;
+    return { pointer: '/kind', detail: `"${kind}" is not a kind of ${GROUP}; a request is ${KINDS.join(' or ')}${didYouMean(closestName(kind, KINDS))}` };
+  }
+  const requestKind = KINDS.find((each) => each.toLowerCase() === kind.toLowerCase());
+  if (requestKind !== undefined && document.apiVersion.includes('/') && editDistance(group, GROUP, 3) <= 2) {
+    return { pointer: '/apiVersion', detail: `"${document.apiVersion}" is not a facetform request's apiVersion; use ${REQUEST_FILE_API_VERSION}` };
+  }
+  return undefined;
 }
 
 let validators: Map<RequestKind, ValidateFunction> | undefined;

@@ -8,7 +8,8 @@ import { parseAllDocuments } from 'yaml';
 import type { Problem } from '../render/render-error.js';
 import { findUnrepresentable } from '../util/unrepresentable.js';
 import { expandRequests } from './file-glob.js';
-import { GROUP, isRequestDocument } from './request-check.js';
+import { BATCH_REQUEST_KIND, REQUEST_FILE_API_VERSION, REQUEST_KIND } from '../request-file/request-file.js';
+import { GROUP, isRequestDocument, misnamedRequest } from './request-check.js';
 
 export interface RequestSource {
   /** As the user wrote or kustomize gave it: relative to the kustomization or app folder. */
@@ -23,8 +24,12 @@ export interface FileProblem extends Problem {
   file: string;
 }
 
-/** The request documents of one file, and what kept others from being read. */
-export function readRequestFile(base: string, file: string): { sources: RequestSource[]; problems: FileProblem[] } {
+/**
+ * The request documents of one file, and what kept others from being read. A file the user named
+ * (a file or a pattern, not a folder searched) must hold a request: one that holds none is a typo
+ * that would otherwise render nothing and say nothing.
+ */
+export function readRequestFile(base: string, file: string, named = false): { sources: RequestSource[]; problems: FileProblem[] } {
   let text: string;
   try {
     text = readFileSync(path.resolve(base, file), 'utf8');
@@ -33,22 +38,35 @@ export function readRequestFile(base: string, file: string): { sources: RequestS
   }
   const sources: RequestSource[] = [];
   const problems: FileProblem[] = [];
-  // Folders hold other YAML too (kustomizations, Helm templates): only a file that names the group is read.
-  if (!text.includes(`${GROUP}/`)) return { sources, problems };
+  const none = () => (named && sources.length === 0 && problems.length === 0 ? [{ file, pointer: '', detail: `holds no facetform request (apiVersion ${REQUEST_FILE_API_VERSION}, kind ${REQUEST_KIND} or ${BATCH_REQUEST_KIND}); name only request files in requests` }] : problems);
+  // Folders hold other YAML too (kustomizations, Helm templates): only a file that may hold a request is parsed.
+  if (!text.includes(`${GROUP}/`) && !/Request/i.test(text)) return { sources, problems: none() };
   parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true }).forEach((parsed, index) => {
     if (parsed.errors.length > 0) {
-      problems.push({ file, pointer: '', detail: `is not YAML (document ${index + 1}): ${parsed.errors[0]!.message.split('\n')[0]}` });
+      problems.push({ file, pointer: '', detail: `is not YAML (document ${index + 1}): ${yamlErrorText(parsed.errors[0]!.message)}` });
       return;
     }
-    const document = parsed.toJS() as unknown;
+    let document: unknown;
+    try {
+      document = parsed.toJS();
+    } catch (error) {
+      // Aliases that expand past the parser's limit, or nesting deeper than the stack.
+      problems.push({ file, pointer: '', detail: `is not YAML that can be read (document ${index + 1}): ${(error as Error).message.split('\n')[0]}` });
+      return;
+    }
+    const misnamed = misnamedRequest(document);
+    if (misnamed !== undefined) problems.push({ file, ...misnamed });
     if (!isRequestDocument(document)) return;
     // As the server and `facetform render` refuse them: no manifest could carry such a value.
     const unrepresentable = findUnrepresentable(document);
     if (unrepresentable !== undefined) problems.push({ file, ...unrepresentable });
     else sources.push({ file, index, document });
   });
-  return { sources, problems };
+  return { sources, problems: none() };
 }
+
+/** The first line of a YAML error, without the trailing "at line 3, column 4:" that points at a quote of the text it leaves out. */
+const yamlErrorText = (message: string): string => message.split('\n')[0]!.replace(/:$/, '');
 
 /** The request documents of the files `entries` name (file-glob.ts), each file once, in the order named. */
 export function readRequestEntries(base: string, entries: string[]): { sources: RequestSource[]; problems: FileProblem[] } {
@@ -56,12 +74,16 @@ export function readRequestEntries(base: string, entries: string[]): { sources: 
   const problems: FileProblem[] = [];
   const seen = new Set<string>();
   for (const entry of entries) {
-    const files = expandRequests(base, entry);
-    if (files.length === 0) problems.push({ file: entry, pointer: '', detail: `names no file below ${base}: give a file, a folder or a pattern such as requests/*.yaml, relative to the kustomization` });
-    for (const file of files) {
+    const expanded = expandRequests(base, entry);
+    if ('problem' in expanded) {
+      problems.push({ file: entry, pointer: '', detail: expanded.problem });
+      continue;
+    }
+    if (expanded.files.length === 0) problems.push({ file: entry, pointer: '', detail: `names no file below ${base}: give a file, a folder or a pattern such as requests/*.yaml, relative to the folder the command runs in` });
+    for (const file of expanded.files) {
       if (seen.has(file)) continue;
       seen.add(file);
-      const read = readRequestFile(base, file);
+      const read = readRequestFile(base, file, !expanded.folder);
       sources.push(...read.sources);
       problems.push(...read.problems);
     }

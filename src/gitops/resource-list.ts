@@ -13,8 +13,8 @@ import { fieldPathOf } from './field-path.js';
 import { GENERATOR_KIND, type GeneratorConfig, parseGeneratorConfig, rendererOf } from './generator-config.js';
 import { GitopsError } from './gitops-error.js';
 import { errorOfFile, type Finding, renderRequests } from './render-requests.js';
-import { isRequestDocument } from './request-check.js';
-import { readRequestEntries, type RequestSource } from './request-source.js';
+import { isRequestDocument, misnamedRequest } from './request-check.js';
+import { type FileProblem, readRequestEntries, type RequestSource } from './request-source.js';
 
 const RESOURCE_LIST_VERSIONS = ['config.kubernetes.io/v1', 'config.kubernetes.io/v1alpha1'];
 const PATH = 'config.kubernetes.io/path';
@@ -67,7 +67,8 @@ function configOf(functionConfig: unknown): GeneratorConfig {
 /** Where kpt writes a generated manifest: beside its request file, named as kpt names files. */
 function placed(manifest: JsonObject, requestFile: string, taken: Map<string, number>): JsonObject {
   const metadata = isPlainObject(manifest.metadata) ? manifest.metadata : {};
-  const name = `${String(manifest.kind).toLowerCase()}_${String(metadata.name ?? 'unnamed')}.yaml`;
+  // A name is the caller's text: never a path of its own (`a/../../x`), only one file name.
+  const name = `${String(manifest.kind).toLowerCase()}_${String(metadata.name ?? 'unnamed').replace(/[/\\]/g, '_')}.yaml`;
   const file = path.posix.join(path.posix.dirname(requestFile.split(path.sep).join('/')), name);
   const index = taken.get(file) ?? 0;
   taken.set(file, index + 1);
@@ -109,10 +110,17 @@ export async function runResourceList(input: string, base: string, env: NodeJS.P
   // Request items, then the files the config names.
   const sources: RequestSource[] = [];
   const sourceOfItem = new Map<number, RequestSource>();
+  const itemProblems: FileProblem[] = [];
   items.forEach((item, position) => {
+    const fileOf = () => {
+      const annotations = annotationsOf(item);
+      return String(annotations[INTERNAL_PATH] ?? annotations[PATH] ?? `items[${position}]`);
+    };
+    const misnamed = misnamedRequest(item);
+    if (misnamed !== undefined) itemProblems.push({ file: fileOf(), ...misnamed });
     if (!isRequestDocument(item)) return;
     const annotations = annotationsOf(item);
-    const file = String(annotations[INTERNAL_PATH] ?? annotations[PATH] ?? `items[${position}]`);
+    const file = fileOf();
     const source = { file, index: Number(annotations[INTERNAL_INDEX] ?? annotations[INDEX] ?? 0), document: item };
     sources.push(source);
     sourceOfItem.set(position, source);
@@ -124,7 +132,7 @@ export async function runResourceList(input: string, base: string, env: NodeJS.P
   sources.push(...named.sources);
 
   const outcome = await renderRequests(sources, renderer, { strict: config.strict ?? false });
-  const findings = [...named.problems.map(errorOfFile), ...outcome.findings];
+  const findings = [...itemProblems.map(errorOfFile), ...named.problems.map(errorOfFile), ...outcome.findings];
   const results = findings.map(resultOf);
   if (findings.some((finding) => finding.severity === 'error')) return { output: write(apiVersion, items, results), exitCode: 1 };
 

@@ -25,6 +25,31 @@ export function isFormat(value: unknown): value is Format {
  */
 export const KUBERNETES_OBJECT_LIMIT_BYTES = 3 * 1024 * 1024;
 
+const MiB = 1024 * 1024;
+/** Bytes as a reader takes them in: 512 bytes, 942 KiB, 4 MiB, 45.8 MiB. */
+export function bytesText(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < MiB) return `${Math.round(bytes / 1024)} KiB`;
+  return `${Number.isInteger(bytes / MiB) ? bytes / MiB : (bytes / MiB).toFixed(1)} MiB`;
+}
+
+/** Why a manifest of `bytes` (as JSON) could never be applied. */
+export function objectTooLargeDetail(manifest: unknown, bytes: number, limit = KUBERNETES_OBJECT_LIMIT_BYTES): string {
+  const kind = (manifest as { kind?: unknown }).kind;
+  return `the ${typeof kind === 'string' ? kind : 'object'} it renders takes ${bytesText(bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(limit)}, so it could never be applied`;
+}
+
+/**
+ * The manifests larger than the API server accepts, by index, with why: for callers that write
+ * manifests without an answer's limits (the CLI, the gitops tools), as the exec API refuses them.
+ */
+export function oversizedObjects(manifests: unknown[]): Array<{ index: number; detail: string }> {
+  return manifests.flatMap((manifest, index) => {
+    const bytes = Buffer.byteLength(JSON.stringify(manifest));
+    return bytes > KUBERNETES_OBJECT_LIMIT_BYTES ? [{ index, detail: objectTooLargeDetail(manifest, bytes) }] : [];
+  });
+}
+
 export interface AnswerLimits {
   /** Bytes of the whole answer. */
   maxBytes: number;

@@ -38,5 +38,6 @@ export function answerIsAcceptable(ctx: Context): boolean {
   const accept = ctx.get('Accept');
   if (ANYTHING.has(accept) || ctx.status >= 400 || ctx.state.formatChosen === true) return true;
   const type = ctx.response.type;
-  return type === '' || ctx.accepts(type) !== false;
+  // A +json type (application/schema+json) is JSON to a client that asks for JSON (RFC 6839).
+  return type === '' || ctx.accepts(type) !== false || (type.endsWith('+json') && ctx.accepts(MEDIA_TYPES.json) !== false);
 }

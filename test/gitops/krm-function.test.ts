@@ -80,15 +80,15 @@ describe('facetform krm', () => {
   });
 
   it('renders the same with a facetform server as with the bundles, the API key read from the variable the config names', async () => {
-    const config = { apiVersion: 'facetform.dev/v1alpha1', kind: 'FacetformGenerator', metadata: { name: 'r' }, server: server.url, apiKeyEnv: 'SHOP_KEY', requests: ['requests'] };
-    const run = await krm(resourceList([], config), { SHOP_KEY: KEY });
+    const config = { apiVersion: 'facetform.dev/v1alpha1', kind: 'FacetformGenerator', metadata: { name: 'r' }, server: server.url, apiKeyEnv: 'FACETFORM_SHOP_KEY', requests: ['requests'] };
+    const run = await krm(resourceList([], config), { FACETFORM_SHOP_KEY: KEY });
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     const offline = await krm(resourceList([], generator({ requests: ['requests'] })));
     expect(run.stdout).toBe(offline.stdout);
     const missingKey = await krm(resourceList([], config));
     expect(missingKey.code).toBe(1);
-    expect(missingKey.list.results[0].message).toMatch(/set the environment variable SHOP_KEY/);
+    expect(missingKey.list.results[0].message).toMatch(/set the environment variable FACETFORM_SHOP_KEY/);
   });
 
   it('answers an empty items list with an empty one', async () => {
@@ -141,9 +141,9 @@ describe('facetform krm', () => {
     request.spec.values['app-config'].metadata['app.kubernetes.io/oops'] = 'x';
     // A member name with quotes and non-ASCII letters: a server's Warning header carries it as UTF-8 bytes in a quoted-string.
     request.spec.values['app-config'].metadata['ключ "q"'] = 'x';
-    const serverConfig = { apiVersion: 'facetform.dev/v1alpha1', kind: 'FacetformGenerator', metadata: { name: 'r' }, server: server.url, apiKeyEnv: 'SHOP_KEY' };
+    const serverConfig = { apiVersion: 'facetform.dev/v1alpha1', kind: 'FacetformGenerator', metadata: { name: 'r' }, server: server.url, apiKeyEnv: 'FACETFORM_SHOP_KEY' };
     const offline = await krm(resourceList([request], generator()));
-    const online = await krm(resourceList([request], serverConfig), { SHOP_KEY: KEY });
+    const online = await krm(resourceList([request], serverConfig), { FACETFORM_SHOP_KEY: KEY });
     for (const run of [offline, online]) {
       expect(run.code).toBe(0);
       expect(run.list.items.map((item: any) => item.kind)).toEqual(['ConfigMap']);

@@ -66,6 +66,13 @@ describe('content negotiation', () => {
     expect((await server.request('/apis/repos', { headers: { Accept: 'application/json, */*;q=0.1' } })).status).toBe(200);
   });
 
+  it('serves a schema (application/schema+json) to a client that asks for JSON, and refuses one that asks for YAML', async () => {
+    const schema = '/schemas/repository.json';
+    expect((await server.request(schema, { headers: { Accept: 'application/json' } })).status).toBe(200);
+    expect((await server.request(schema, { headers: { Accept: 'application/schema+json' } })).status).toBe(200);
+    expect((await server.request(schema, { headers: { Accept: 'application/yaml' } })).status).toBe(406);
+  });
+
   it('answers errors as problem+json whatever Accept says', async () => {
     const response = await server.request(EXEC, { method: 'POST', json: { values: 'no' }, headers: { Accept: 'application/yaml' } });
     expect(response.status).toBe(422);

@@ -1,6 +1,6 @@
 /** What the exec routes share: query parameters, the Warning headers, 422 answers, and the manifests answered within the limits. */
 import type { Context } from 'koa';
-import { AnswerTooLarge, FORMATS, formatManifest, formatManifestList, isFormat, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES, ObjectTooLarge, type Format } from '../../manifest/format.js';
+import { AnswerTooLarge, bytesText, FORMATS, objectTooLargeDetail, formatManifest, formatManifestList, isFormat, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES, ObjectTooLarge, type Format } from '../../manifest/format.js';
 import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../render/render-error.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { cut } from '../../util/text.js';
@@ -72,14 +72,6 @@ export function invalidRequest(error: RenderError): HttpProblem {
   return new HttpProblem(422, 'invalid-values', error.title, `${count} problems with the request; errors lists the first ${errors.length}, and more counts the other ${more}`, { errors, more });
 }
 
-const MiB = 1024 * 1024;
-/** Bytes as a reader takes them in: 512 bytes, 942 KiB, 4 MiB, 45.8 MiB. */
-function bytesText(bytes: number): string {
-  if (bytes < 1024) return `${bytes} bytes`;
-  if (bytes < MiB) return `${Math.round(bytes / 1024)} KiB`;
-  return `${Number.isInteger(bytes / MiB) ? bytes / MiB : (bytes / MiB).toFixed(1)} MiB`;
-}
-
 /** A 422 for an answer that would pass MAX_ANSWER_BYTES: where it passed, and what to do. */
 export function answerTooLarge(error: AnswerTooLarge, pointer: string, advice: string): HttpProblem {
   const detail = `the answer would pass ${bytesText(error.limit)}, the most one answer may hold (MAX_ANSWER_BYTES)`;
@@ -99,8 +91,7 @@ export function answerManifests(ctx: Context, manifests: unknown[], format: Form
   } catch (error) {
     if (error instanceof AnswerTooLarge) throw answerTooLarge(error, options.pointerOf(error.index), options.advice);
     if (error instanceof ObjectTooLarge) {
-      const kind = (manifests[error.index] as { kind?: unknown }).kind;
-      const detail = `the ${typeof kind === 'string' ? kind : 'object'} it renders takes ${bytesText(error.bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(error.limit)}, so it could never be applied`;
+      const detail = objectTooLargeDetail(manifests[error.index], error.bytes, error.limit);
       throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, { errors: [{ pointer: options.pointerOf(error.index), detail }] });
     }
     throw error;
