@@ -67,6 +67,14 @@ describe('facetform render', () => {
     expect(fromYaml.stderr).toContain(`request file ${request}: the member name "\\udfff" in the object at /values/c/data holds a lone UTF-16 surrogate`);
   });
 
+  it('refuses a manifest larger than the Kubernetes API server accepts, as the exec API does', async () => {
+    const data = Object.fromEntries(Array.from({ length: 4000 }, (_, index) => [`k${index}`, 'v'.repeat(1000)]));
+    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist], JSON.stringify({ c: { metadata: { name: 'c' }, data } }));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toMatch(/\/values\/c: the ConfigMap it renders takes 3\.\d MiB as JSON; the Kubernetes API server refuses an object over 3 MiB/);
+  });
+
   it('refuses a number too large for a double instead of rendering null, naming its JSON Pointer as the server does', async () => {
     const request = path.join(work, 'huge.json');
     writeFileSync(request, '{"values":{"crd":{"metadata":{"name":"w.example.com"},"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"number","default":1e400}}}]}}}}');
