@@ -39,7 +39,14 @@ export function spawnServer(env: Record<string, string>, readyPattern = /on (htt
   let out = '';
   let err = '';
   child.stdout?.on('data', (chunk) => (out += chunk));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const exited = new Promise<number | null>((resolve) =>
+    child.on('exit', (code) => {
+      // 'exit' may come before the last lines written to the pipes are read: wait for them to end,
+      // but not for long, since a worker process may still hold them.
+      const ended = [child.stdout, child.stderr].map((stream) => (stream === null || stream.readableEnded ? Promise.resolve() : new Promise((done) => stream.once('close', done))));
+      void Promise.race([Promise.all(ended), new Promise((done) => setTimeout(done, 2000))]).then(() => resolve(code));
+    }),
+  );
   return new Promise((resolve, reject) => {
     child.stderr!.on('data', (chunk) => {
       err += chunk;
