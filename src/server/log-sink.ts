@@ -85,8 +85,10 @@ export function createLogSink(): LogSink {
         resolve();
       };
       const timer = setTimeout(() => finish(true), timeoutMs);
-      // Called once the buffer is written, or at the first failed write.
-      boom.flush(() => finish(false));
+      // Called once the buffer is written, or at the first failed write. sonic-boom calls back on a
+      // drain, which comes when less than minLength is left: if a write was under way, the last
+      // lines ("stopped") may still wait, so a second flush writes them.
+      boom.flush((error) => (error ? finish(false) : boom.flush(() => finish(false))));
     });
 
   return {
