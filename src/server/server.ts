@@ -37,8 +37,6 @@ export interface StateOptions {
 }
 
 export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Logger, options: StateOptions = {}): ServerState {
-  let document: { registry: BundleRegistry; text: string } | undefined;
-  let schemas: { registry: BundleRegistry; files: SchemaFiles } | undefined;
   const limits = { ...readLimits({}), ...options.limits };
   const state: ServerState = {
     registry,
@@ -50,16 +48,20 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     inflight: new InflightBytes(limits.maxInflightBytes),
     metrics: createMetrics(),
     ready: true,
-    openapi() {
-      if (document?.registry !== state.registry) document = { registry: state.registry, text: JSON.stringify(buildOpenApi(state.registry, PACKAGE_VERSION, state.limits)) };
-      return document.text;
-    },
-    schemas() {
-      if (schemas?.registry !== state.registry) schemas = { registry: state.registry, files: new SchemaFiles(state.registry.bundles.map((loaded) => loaded.bundle)) };
-      return schemas.files;
-    },
+    openapi: perRegistry(() => state.registry, (registry) => JSON.stringify(buildOpenApi(registry, PACKAGE_VERSION, state.limits))),
+    schemas: perRegistry(() => state.registry, (registry) => new SchemaFiles(registry.bundles.map((loaded) => loaded.bundle))),
   };
   return state;
+}
+
+/** A value made from the registry on first use, and made again only once a reload has replaced the registry. */
+function perRegistry<T>(current: () => BundleRegistry, make: (registry: BundleRegistry) => T): () => T {
+  let made: { registry: BundleRegistry; value: T } | undefined;
+  return () => {
+    const registry = current();
+    if (made?.registry !== registry) made = { registry, value: make(registry) };
+    return made.value;
+  };
 }
 
 /**
