@@ -85,10 +85,12 @@ export function createLogSink(): LogSink {
         resolve();
       };
       const timer = setTimeout(() => finish(true), timeoutMs);
-      // Called once the buffer is written, or at the first failed write. sonic-boom calls back on a
-      // drain, which comes when less than minLength is left: if a write was under way, the last
-      // lines ("stopped") may still wait, so a second flush writes them.
-      boom.flush((error) => (error ? finish(false) : boom.flush(() => finish(false))));
+      // sonic-boom calls a flush back on a drain, which comes while up to minLength may still wait
+      // (the last lines, "stopped"), and with fsync's error on a pipe: so flush again until nothing
+      // waits, or a write failed (refusing), or the time is up.
+      const waiting = () => (boom as unknown as { _len?: number })._len ?? 0;
+      const attempt = (): void => boom.flush(() => (closed || refusing !== undefined || waiting() === 0 ? finish(false) : attempt()));
+      attempt();
     });
 
   return {
