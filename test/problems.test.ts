@@ -2,7 +2,7 @@
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
 import { AnswerTooLarge, formatManifest, formatManifestList, KUBERNETES_OBJECT_LIMIT_BYTES, ObjectTooLarge } from '../src/manifest/format.js';
-import { comparePointers, firstInBodyOrder, LISTED_PROBLEMS, renderError } from '../src/render/render-error.js';
+import { comparePointers, firstInBodyOrder, LISTED_PROBLEMS, renderError } from '../src/request/problems.js';
 import { appendErrorsInPlace } from '../src/schema/append-errors.js';
 import { InflightBytes } from '../src/server/inflight-bytes.js';
 

@@ -1,6 +1,6 @@
 /** CONTRACT §2–§4, one rule per test, on small in-memory collections. */
 import { describe, expect, it } from 'vitest';
-import { RenderError } from '../src/render/render-error.js';
+import { RenderError } from '../src/request/problems.js';
 import { CollectionRenderPlan, type PlanSection } from '../src/render/render-plan.js';
 
 function plan(sections: PlanSection[]): CollectionRenderPlan {

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadBundles, type LoadedCollection } from '../src/bundle/load.js';
 import { execute } from '../src/exec/execute.js';
-import { RenderError } from '../src/render/render-error.js';
+import { RenderError } from '../src/request/problems.js';
 import { buildInto } from './helpers/build.js';
 import { SHIPPED_REPOS } from './helpers/repos.js';
 

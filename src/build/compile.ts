@@ -16,8 +16,9 @@ import { lintFixedValues, lintInterpolatedLandings } from '../lint/rules/kuberne
 import { type CollectionContext, collectionContexts } from '../lint/context.js';
 import { LintReport } from '../lint/report.js';
 import { type LintedCrds, lintCrds } from '../lint/rules/crds.js';
-import { RenderError } from '../render/render-error.js';
-import { CollectionRenderPlan, MASTER_FACET, type RenderRequest } from '../render/render-plan.js';
+import { RenderError } from '../request/problems.js';
+import { MASTER_FACET } from '../collection/facet.js';
+import { CollectionRenderPlan, type RenderRequest } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
 import type { SourceFile } from '../repository/source-file.js';
 import { generateInputSchema, isRefinementMap } from '../schema/input-schema.js';

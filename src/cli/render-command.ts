@@ -5,7 +5,7 @@ import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
 import { formatManifest, formatManifestList, FORMATS, isFormat, oversizedObjects } from '../manifest/format.js';
-import { RenderError } from '../render/render-error.js';
+import { RenderError } from '../request/problems.js';
 import { isPlainObject, toPointer } from '../util/json.js';
 import { findUnrepresentable } from '../util/unrepresentable.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';

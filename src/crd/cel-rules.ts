@@ -11,7 +11,7 @@
  */
 import { celEnv, type CelInput, isCelError, parse, plan } from '@bufbuild/cel';
 import { strings } from '@bufbuild/cel/ext';
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 import type { CrdProblem } from './crd.js';
 import { CelValues, celName, withTypeAndObjectMeta } from './cel-value.js';

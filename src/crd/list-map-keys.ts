@@ -3,7 +3,7 @@
  * once: the API server refuses a second entry with the same key ("Duplicate value"), which JSON
  * Schema cannot say, so it is checked here, along the schema, compiled once per version.
  */
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 
 interface KeyNode {

@@ -7,7 +7,7 @@
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
 import { AnswerTooLarge } from '../manifest/format.js';
-import { distinctProblems, RenderError, renderError, type Problem } from '../render/render-error.js';
+import { distinctProblems, RenderError, renderError, type Problem } from '../request/problems.js';
 import { resolveVariable } from '../render/resolve.js';
 import { countJsonValues, isPlainObject, type JsonObject, POINTER_CHARACTERS_PER_VALUE, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';

@@ -4,7 +4,7 @@
  * Every problem of the request is reported at once (CONTRACT §4, §5).
  */
 import type { ManifestCheck } from '../manifest/kube-check.js';
-import { LISTED_PROBLEMS, RenderError, renderError, type Problem } from '../render/render-error.js';
+import { LISTED_PROBLEMS, RenderError, renderError, type Problem } from '../request/problems.js';
 import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
 import { lookup, resolveVariable, type ResolvedVariable } from '../render/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';

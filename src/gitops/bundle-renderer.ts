@@ -4,7 +4,7 @@ import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
 import { oversizedObjects } from '../manifest/format.js';
-import { RenderError, type Problem } from '../render/render-error.js';
+import { RenderError, type Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';
 import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
 import { GitopsError } from './gitops-error.js';

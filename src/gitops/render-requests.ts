@@ -3,7 +3,7 @@
  * every problem a finding with the file, the request and a pointer into it. One module runs this
  * for the KRM function, the kustomize plugin and the Argo CD plugin alike.
  */
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import type { RequestFile } from '../request-file/request-file.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { checkRequestDocument } from './request-check.js';

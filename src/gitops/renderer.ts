@@ -3,7 +3,7 @@
  * server (server-renderer.ts). Both answer alike, with pointers into the request file, so the
  * commands around them do not care which one ran.
  */
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import type { RequestFile } from '../request-file/request-file.js';
 import { toPointer, type JsonObject } from '../util/json.js';
 

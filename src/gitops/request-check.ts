@@ -3,7 +3,7 @@
  * (src/request-file): the wrapper only; the spec's body is judged by the exec code that renders it.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { BATCH_REQUEST_KIND, REQUEST_FILE_API_VERSION, REQUEST_KIND, requestFileSchema, type RequestFile } from '../request-file/request-file.js';
 import { problemsOf } from '../schema/input-validator.js';
 import { closestName, didYouMean, editDistance } from '../util/did-you-mean.js';

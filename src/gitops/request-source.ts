@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { findUnrepresentable } from '../util/unrepresentable.js';
 import { expandRequests } from './file-glob.js';
 import { BATCH_REQUEST_KIND, REQUEST_FILE_API_VERSION, REQUEST_KIND } from '../request-file/request-file.js';

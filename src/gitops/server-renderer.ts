@@ -3,7 +3,7 @@
  * paths take, answered as JSON and turned back into the request file's pointers. The API key comes
  * from the environment, never from a file kept in Git.
  */
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
 import { DEFAULT_API_VERSION } from '../exec/execute-batch.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';

@@ -3,7 +3,7 @@
  * has its repository; a BatchRequest, the one vendor served. The same rule offline and against a
  * server, so a file renders alike with both.
  */
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { REQUEST_KIND, type RequestFile } from '../request-file/request-file.js';
 
 export interface VendorCatalog {

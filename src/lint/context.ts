@@ -2,7 +2,7 @@
  * What lint rules look at: one repository's files, with the parsed parts the rules share. Built
  * from loaded files alone, so a rule can be run by itself, with no Kubernetes types generated.
  */
-import { MASTER_FACET } from '../render/render-plan.js';
+import { MASTER_FACET } from '../collection/facet.js';
 import type { CollectionSource, NamedFile, RepositorySource } from '../repository/load.js';
 import type { SourceFile } from '../repository/source-file.js';
 import { contentOf, parseBody, type TemplateNode } from '../template/body.js';

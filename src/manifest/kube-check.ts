@@ -6,7 +6,7 @@
 import type { ErrorObject } from 'ajv';
 import { CelRules, type SkippedRule, type TransitionRule } from '../crd/cel-rules.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
-import { distinctProblems, type Problem } from '../render/render-error.js';
+import { distinctProblems, type Problem } from '../request/problems.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
 import type { Schema } from '../schema/kube-types.js';
 import type { JsonObject } from '../util/json.js';

@@ -5,7 +5,7 @@
  * values are only ever data the function reads.
  */
 import { toPointer } from '../util/json.js';
-import type { Problem } from './render-error.js';
+import type { Problem } from '../request/problems.js';
 import { lookup } from './resolve.js';
 
 export interface Reference {

@@ -9,11 +9,11 @@ import { parseBody, placeholderSites, type TemplateNode } from '../template/body
 import { mergeTemplates, type MergeConflict } from '../template/merge.js';
 import type { Expression } from '../template/placeholder.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
-import { LISTED_PROBLEMS, RenderError, type Problem } from './render-error.js';
+import { LISTED_PROBLEMS, RenderError, type Problem } from '../request/problems.js';
 import { generateRenderFunction, type PlanNode, type Reference, type RenderFunction, type RenderState } from './plan-codegen.js';
 import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
+import { MASTER_FACET, mastersFirst } from '../collection/facet.js';
 
-export const MASTER_FACET = 'master';
 /** Root members that lead every manifest, in this order (CONTRACT §6). */
 const LEADING_MEMBERS = ['apiVersion', 'kind', 'metadata'];
 /** Distinct facet lists, and section sets, whose compiled plans are kept per collection. */
@@ -87,11 +87,7 @@ export class CollectionRenderPlan {
   constructor(source: PlanSource) {
     this.collection = source.collection;
     this.variable = source.variable;
-    // Master sections first, then the others, each group in file order (CONTRACT §4).
-    this.sections = [
-      ...source.sections.filter((section) => section.facets.includes(MASTER_FACET)),
-      ...source.sections.filter((section) => !section.facets.includes(MASTER_FACET)),
-    ];
+    this.sections = mastersFirst(source.sections);
     this.templates = this.sections.map((section) => parseBody(section.content));
     this.facetSet = new Set(this.sections.flatMap((section) => section.facets));
     this.facets = [...this.facetSet].sort();

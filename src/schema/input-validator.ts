@@ -6,10 +6,11 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
-import { type Problem, shownPointer } from '../render/render-error.js';
+import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
 import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
+import { escapePointerSegment } from '../util/json.js';
 
 // ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
 export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
@@ -128,7 +129,7 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
     let detail: string;
     switch (error.keyword) {
       case 'required':
-        pointer += '/' + escape(String(error.params.missingProperty));
+        pointer += '/' + escapePointerSegment(String(error.params.missingProperty));
         detail = 'is required';
         break;
       case 'enum':
@@ -195,7 +196,3 @@ export function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   else group.push(value);
 }
 
-function escape(segment: string): string {
-  // Member names of a schema: no need to replace in the common case.
-  return segment.includes('~') || segment.includes('/') ? segment.replace(/~/g, '~0').replace(/\//g, '~1') : segment;
-}

@@ -11,6 +11,7 @@
 import { createRequire } from 'node:module';
 import { kubeModel, type KindValidator } from '../manifest/kube-models.js';
 import { KindSchemaCache } from './kind-schema-cache.js';
+import { definitionName, definitionRef } from './definition-ref.js';
 import type { JsonObject } from '../util/json.js';
 import { isPlainObject, toPointer } from '../util/json.js';
 
@@ -116,7 +117,7 @@ function normalise(definitions: Record<string, unknown>): Record<string, Schema>
     const out: Record<string, unknown> = {};
     for (const [key, member] of Object.entries(value)) {
       if (key === 'additionalProperties' && member === false) continue;
-      if (key === '$ref' && typeof member === 'string') out[key] = '#/definitions/' + rename(decodeURIComponent(member.replace('#/definitions/', '')));
+      if (key === '$ref' && typeof member === 'string') out[key] = definitionRef(rename(definitionName(member) ?? member));
       else if (key === 'description' && typeof member === 'string') out[key] = member.replace(/\\([*/])/g, '$1');
       else out[key] = walk(member);
     }
@@ -154,7 +155,7 @@ function addValidatorConstraints(kind: string, definitions: Record<string, Schem
   while (queue.length > 0) {
     const [schema, steps] = queue.shift()!;
     visitMembers(schema, steps, (member, at) => {
-      const ref = typeof member.$ref === 'string' ? member.$ref.replace('#/definitions/', '') : undefined;
+      const ref = typeof member.$ref === 'string' ? definitionName(member.$ref) : undefined;
       if (ref !== undefined) {
         if (!reached.has(ref) && definitions[ref] !== undefined) {
           reached.set(ref, at);

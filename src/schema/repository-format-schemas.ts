@@ -5,9 +5,9 @@
  * judge of what a schema cannot say (placeholders, conflicts, Kubernetes types).
  */
 import { API_VERSION_PATTERN, KIND_PATTERN, NAME_PATTERN, RESOURCE_API_VERSION_PATTERN } from '../lint/rules/declarations.js';
-import { FACET_PATTERN, FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../lint/rules/sections.js';
+import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
+import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../lint/rules/sections.js';
 import { SEMVER_PATTERN } from '../bundle/registry.js';
-import { MASTER_FACET } from '../render/render-plan.js';
 import { VARIABLE_PATTERN } from '../template/placeholder.js';
 import type { Schema } from './kube-types.js';
 

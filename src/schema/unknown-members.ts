@@ -3,7 +3,8 @@
  * The Kubernetes API server warns about these by default and rejects them under strict field
  * validation; so do we. A walker is built lazily from the schema and kept, so each request only walks.
  */
-import { isPlainObject } from '../util/json.js';
+import { escapePointerSegment, isPlainObject } from '../util/json.js';
+import { definitionName } from './definition-ref.js';
 import type { Schema } from './kube-types.js';
 
 /** At most this many unknown members are reported for one request. */
@@ -28,7 +29,7 @@ export class MemberWalker {
 
   private absorb(schema: Schema, following: Set<string>): void {
     if (typeof schema.$ref === 'string') {
-      const name = decodeURIComponent(schema.$ref.replace('#/definitions/', ''));
+      const name = definitionName(schema.$ref) ?? schema.$ref;
       const target = this.definitions[name];
       if (target === undefined || following.has(name)) {
         this.any = true;
@@ -89,13 +90,9 @@ export class MemberWalker {
         walker.visit((value as Record<string, unknown>)[key], path, found);
         path.pop();
       } else if (this.closed) {
-        found.push([path[0], ...path.slice(1), key].map((segment, index) => (index === 0 ? segment : escapeSegment(segment!))).join('/'));
+        found.push([path[0], ...path.slice(1), key].map((segment, index) => (index === 0 ? segment : escapePointerSegment(segment!))).join('/'));
         if (found.length >= UNKNOWN_MEMBER_LIMIT) return;
       }
     }
   }
-}
-
-function escapeSegment(segment: string): string {
-  return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }

@@ -6,7 +6,7 @@
 import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { FORMATS, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES } from '../manifest/format.js';
-import { LISTED_PROBLEMS } from '../render/render-error.js';
+import { LISTED_PROBLEMS } from '../request/problems.js';
 import type { RequestLimits } from './config.js';
 import { API_KEY_HEADER } from './middleware/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';

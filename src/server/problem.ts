@@ -2,7 +2,7 @@
  * RFC 9457 problem details: every error answer of the API. A handler throws an HttpProblem; the
  * error middleware writes it as `application/problem+json`.
  */
-import type { Problem as FieldProblem } from '../render/render-error.js';
+import type { Problem as FieldProblem } from '../request/problems.js';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 

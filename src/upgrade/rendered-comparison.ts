@@ -7,7 +7,7 @@ import type { Bundle } from '../bundle/bundle.js';
 import { compileCollection } from '../bundle/load.js';
 import type { Change } from '../build/compatibility.js';
 import { checkExec } from '../exec/execute.js';
-import type { Problem } from '../render/render-error.js';
+import type { Problem } from '../request/problems.js';
 import { fromPointer, isPathPrefix, isPlainObject, type JsonObject } from '../util/json.js';
 import { type ClassifiedDifference, classifyDifferences } from './classify.js';
 import { immutableFieldsOf } from './immutable-fields.js';

@@ -21,17 +21,24 @@ export function isPathPrefix(prefix: readonly string[], path: readonly string[])
   return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
 }
 
+/** One RFC 6901 reference token: `~` and `/` escaped. Most names have neither, so most cost one scan. */
+export function escapePointerSegment(segment: string | number): string {
+  const text = String(segment);
+  return text.includes('~') || text.includes('/') ? text.replace(/~/g, '~0').replace(/\//g, '~1') : text;
+}
+
+export function unescapePointerSegment(segment: string): string {
+  return segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment;
+}
+
 /** RFC 6901 JSON Pointer from path segments. */
 export function toPointer(segments: readonly (string | number)[]): string {
-  return segments.map((segment) => '/' + String(segment).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
+  return segments.map((segment) => '/' + escapePointerSegment(segment)).join('');
 }
 
 export function fromPointer(pointer: string): string[] {
   if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return pointer.slice(1).split('/').map(unescapePointerSegment);
 }
 
 /** Characters of a value's JSON Pointer that count as one more value: naming a value in a problem is work too. */

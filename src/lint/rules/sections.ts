@@ -1,12 +1,12 @@
 /** Rules for one section file: its facets, reserved members, member names and placeholders. */
 import { contentOf, isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
 import { referenceToString, VARIABLE_PATTERN } from '../../template/placeholder.js';
+import { FACET_PATTERN } from '../../collection/facet.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
 import type { CollectionContext, SectionContext } from '../context.js';
 import type { LintReport } from '../report.js';
 
-export const FACET_PATTERN = /^(master|addon:[a-z0-9-]+)$/;
 export const RESERVED_MEMBERS = new Set(['$description', '$values']);
 export const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 

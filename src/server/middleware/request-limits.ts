@@ -7,8 +7,8 @@
  * facet and every value may be a problem, and every problem is found before any is reported.
  */
 import type { Middleware } from 'koa';
-import type { Problem } from '../../render/render-error.js';
-import { countJsonValues, isPlainObject, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
+import type { Problem } from '../../request/problems.js';
+import { countJsonValues, escapePointerSegment, isPlainObject, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
 import { cut } from '../../util/text.js';
 import type { RequestLimits } from '../config.js';
 import { HttpProblem } from '../problem.js';
@@ -27,7 +27,7 @@ const COUNTED_APART = new Set(['values', 'resources']);
 
 function pointerOf(visit: Visit): string {
   const keys: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) keys.push(cut(at.key, 64).replace(/~/g, '~0').replace(/\//g, '~1'));
+  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) keys.push(escapePointerSegment(cut(at.key, 64)));
   return keys.reverse().map((key) => `/${key}`).join('');
 }
 

@@ -1,7 +1,7 @@
 /** What the exec routes share: query parameters, the Warning headers, 422 answers, and the manifests answered within the limits. */
 import type { Context } from 'koa';
 import { AnswerTooLarge, bytesText, FORMATS, objectTooLargeDetail, formatManifest, formatManifestList, isFormat, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES, ObjectTooLarge, type Format } from '../../manifest/format.js';
-import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../render/render-error.js';
+import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../request/problems.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { cut } from '../../util/text.js';
 import { warningHeader } from '../../util/warning-header.js';

@@ -5,7 +5,7 @@
 import type Router from '@koa/router';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../../exec/execute-batch.js';
 import { AnswerTooLarge } from '../../manifest/format.js';
-import { RenderError } from '../../render/render-error.js';
+import { RenderError } from '../../request/problems.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { requestLimits } from '../middleware/request-limits.js';

@@ -1,7 +1,7 @@
 /** POST …/collections/<name>/exec: validate the input values and render one manifest. */
 import type Router from '@koa/router';
 import { execute } from '../../exec/execute.js';
-import { RenderError } from '../../render/render-error.js';
+import { RenderError } from '../../request/problems.js';
 import { jsonBody } from '../middleware/json-body.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { requestLimits } from '../middleware/request-limits.js';
