@@ -9,6 +9,7 @@ import type { Bundle, BundleCollection, BundleSection } from '../bundle/bundle.j
 import { compareReleases } from '../bundle/registry.js';
 import type { Schema } from '../schema/kube-types.js';
 import { isPlainObject } from '../util/json.js';
+import { acceptsSame, compareLeaf, inputPaths, requiredPaths } from './schema-comparison.js';
 
 export type ChangeLevel = 'patch' | 'minor' | 'breaking';
 
@@ -19,99 +20,6 @@ export interface Change {
 }
 
 const LEVELS: ChangeLevel[] = ['patch', 'minor', 'breaking'];
-
-/** Every input path a schema's properties describe, with its schema; not into $ref'd definitions. */
-export function inputPaths(schema: Schema, prefix = '', into = new Map<string, Schema>()): Map<string, Schema> {
-  const visit = (node: unknown, path: string) => {
-    if (!isPlainObject(node)) return;
-    if (isPlainObject(node.properties)) {
-      for (const [name, child] of Object.entries(node.properties)) {
-        const childPath = path ? `${path}.${name}` : name;
-        into.set(childPath, child as Schema);
-        visit(child, childPath);
-      }
-    }
-    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, path);
-    if (isPlainObject(node.items)) visit(node.items, path ? `${path}.*` : '*');
-  };
-  visit(schema, prefix);
-  return into;
-}
-
-/** Input paths required from the root down (the schema's required chain). */
-export function requiredPaths(schema: Schema): Set<string> {
-  const required = new Set<string>();
-  const visit = (node: unknown, path: string) => {
-    if (!isPlainObject(node)) return;
-    const names = Array.isArray(node.required) ? (node.required as string[]) : [];
-    if (isPlainObject(node.properties)) {
-      for (const [name, child] of Object.entries(node.properties)) {
-        if (!names.includes(name)) continue;
-        const childPath = path ? `${path}.${name}` : name;
-        required.add(childPath);
-        visit(child, childPath);
-      }
-    }
-    if (Array.isArray(node.allOf)) for (const part of node.allOf) visit(part, path);
-  };
-  visit(schema, '');
-  return required;
-}
-
-const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$comment', 'markdownDescription']);
-
-/** A schema without annotations: what it accepts, and nothing else. */
-function accepted(schema: unknown): unknown {
-  if (Array.isArray(schema)) return schema.map(accepted);
-  if (!isPlainObject(schema)) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)).map(([key, value]) => [key, accepted(value)]));
-}
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
-const typesOf = (schema: Record<string, unknown>): string[] | undefined => (schema.type === undefined ? undefined : ([] as string[]).concat(schema.type as string | string[]));
-
-/**
- * Whether every value `before` accepts, `after` accepts too, judged keyword by keyword (a sound
- * subset of JSON Schema's rules; whatever it cannot judge counts as narrowed). Nested properties are
- * input paths of their own and are compared as such.
- */
-function accepts(after: Record<string, unknown>, before: Record<string, unknown>): boolean {
-  if (same(after, before)) return true;
-  if (Array.isArray(after.allOf) && !Array.isArray(before.allOf)) {
-    // A new placeholder under an existing leaf adds a part: fine while the old leaf is one of the parts
-    // and the new parts require nothing.
-    const [kept, ...added] = after.allOf as Record<string, unknown>[];
-    return kept !== undefined && accepts(kept, before) && added.every((part) => part.required === undefined);
-  }
-  for (const key of new Set([...Object.keys(after), ...Object.keys(before)])) {
-    if (key === 'properties' || key === 'required') continue; // judged as input paths and required paths
-    const a = after[key];
-    const b = before[key];
-    if (a === undefined) continue; // a constraint dropped only widens
-    if (b === undefined) return false; // a constraint added narrows
-    if (same(a, b)) continue;
-    if (key === 'type') {
-      const [typesAfter, typesBefore] = [typesOf(after)!, typesOf(before)!];
-      if (!typesBefore.every((type) => typesAfter.includes(type) || (type === 'integer' && typesAfter.includes('number')))) return false;
-    } else if (key === 'enum') {
-      if (!(b as unknown[]).every((value) => (a as unknown[]).some((other) => same(other, value)))) return false;
-    } else if ((key === 'items' || key === 'additionalProperties') && isPlainObject(a) && isPlainObject(b)) {
-      if (!accepts(a, b)) return false;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** How a leaf's accepted values changed: not at all, widened, or anything else (breaking). */
-function compareLeaf(before: Schema, after: Schema): 'same' | 'wider' | 'changed' {
-  const a = accepted(before) as Record<string, unknown>;
-  const b = accepted(after) as Record<string, unknown>;
-  const shallow = (schema: Record<string, unknown>) => JSON.stringify({ ...schema, properties: undefined, required: undefined });
-  if (shallow(a) === shallow(b)) return 'same';
-  return accepts(b, a) ? 'wider' : 'changed';
-}
 
 function compareSections(collection: string, before: BundleSection[], after: BundleSection[], facetsBefore: string[], changes: Change[]): void {
   // A required placeholder reached by a facet callers already send would make their requests fail.
@@ -204,7 +112,7 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
   // Kubernetes' own types change only with the Kubernetes types the build reads (kubernetes-models).
   const definitionsBefore = isPlainObject(before.schema.definitions) ? before.schema.definitions : {};
   const definitionsAfter = isPlainObject(after.schema.definitions) ? after.schema.definitions : {};
-  const changedTypes = Object.keys(definitionsBefore).filter((type) => Object.hasOwn(definitionsAfter, type) && !same(accepted(definitionsBefore[type]), accepted(definitionsAfter[type])));
+  const changedTypes = Object.keys(definitionsBefore).filter((type) => Object.hasOwn(definitionsAfter, type) && !acceptsSame(definitionsBefore[type], definitionsAfter[type]));
   if (changedTypes.length > 0) changes.push({ level: 'patch', text: `takes the Kubernetes types ${changedTypes.join(', ')} of ${name} as kubernetes-models now gives them` });
   if (before.description !== after.description) changes.push({ level: 'patch', text: `changes the description of ${name}` });
   if (JSON.stringify(before.examples) !== JSON.stringify(after.examples)) changes.push({ level: 'patch', text: `changes the examples of ${name}` });

@@ -4,7 +4,8 @@
  * formats), not written again: from a kind the build has generated anyway when there is one, or
  * from PriorityClass, the smallest API group whose declarations include ObjectMeta (about 3 s).
  */
-import { type KindSchema, KubeTypes, referencedDefinitions, type Schema } from '../schema/kube-types.js';
+import { referencedDefinitions } from '../schema/kind-definitions.js';
+import { type KindSchema, KubeTypes, type Schema } from '../schema/kube-types.js';
 
 export const OBJECT_META = 'ObjectMeta';
 

@@ -4,7 +4,8 @@
  * resource with its CRD's schema and x-kubernetes-validations rules, each compiled once per kind.
  */
 import type { ErrorObject } from 'ajv';
-import { CelRules, type SkippedRule, type TransitionRule } from '../crd/cel-rules.js';
+import { CelRules } from '../crd/cel-rules.js';
+import type { SkippedRule, TransitionRule } from '../crd/cel-rule-tree.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';

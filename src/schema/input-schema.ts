@@ -7,7 +7,8 @@
 import type { PlaceholderSite } from '../template/body.js';
 import type { Reference } from '../template/placeholder.js';
 import { isPlainObject, toPointer } from '../util/json.js';
-import { type KindSchema, memberType, referencedDefinitions, type Schema } from './kube-types.js';
+import { memberType, referencedDefinitions } from './kind-definitions.js';
+import type { KindSchema, Schema } from './kube-types.js';
 
 export const SCHEMA_DRAFT = 'http://json-schema.org/draft-07/schema#';
 

@@ -16,36 +16,48 @@ const patterned = (pattern: RegExp, description: string): Schema => ({ type: 'st
 const sentence = (description: string): Schema => ({ type: 'string', pattern: '\\S', description });
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-export const REPOSITORY_SCHEMA: Schema = {
+interface IdentityFile {
+  /** What the file names: "repository" or "collection". */
+  of: string;
+  title: string;
+  description: string;
+  required: string[];
+  properties: Record<string, Schema>;
+}
+
+/** The schema of an identity file (repository.json, collection.json): a closed object, its name the folder's. */
+function identityFile({ of, title, description, required, properties }: IdentityFile): Schema {
+  const name = patterned(NAME_PATTERN, `The ${of}'s name, the same as its folder: lowercase letters, digits and "-".`);
+  const members = { required: ['name', ...required], properties: { name, ...properties } };
+  return { title, description, type: 'object', ...members, additionalProperties: false };
+}
+
+export const REPOSITORY_SCHEMA: Schema = identityFile({
+  of: 'repository',
   title: 'facetform repository.json',
   description: 'The identity of a template repository: repos/<repository>/repository.json.',
-  type: 'object',
-  required: ['name', 'vendor', 'apiVersion', 'release', 'description'],
+  required: ['vendor', 'apiVersion', 'release', 'description'],
   properties: {
-    name: patterned(NAME_PATTERN, "The repository's name, the same as its folder: lowercase letters, digits and \"-\"."),
     vendor: patterned(NAME_PATTERN, 'The publisher: a path segment of the exec paths (/apis/repos/<vendor>/…), lowercase letters, digits and "-", e.g. "facetform".'),
     apiVersion: patterned(API_VERSION_PATTERN, 'The API version path segment, e.g. "v1"; a new one only for a change that breaks callers.'),
     release: patterned(SEMVER_PATTERN, 'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.'),
     description: sentence('One sentence saying what the repository holds.'),
   },
-  additionalProperties: false,
-};
+});
 
-export const COLLECTION_SCHEMA: Schema = {
+export const COLLECTION_SCHEMA: Schema = identityFile({
+  of: 'collection',
   title: 'facetform collection.json',
   description: 'One collection of a template repository, rendering one kind: repos/<repository>/<collection>/collection.json.',
-  type: 'object',
-  required: ['name', 'variable', 'kind', 'apiVersion', 'description'],
+  required: ['variable', 'kind', 'apiVersion', 'description'],
   properties: {
-    name: patterned(NAME_PATTERN, "The collection's name, the same as its folder: lowercase letters, digits and \"-\"."),
     variable: patterned(VARIABLE_PATTERN, 'The template variable its placeholders read, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores; unique in the repository.'),
     kind: patterned(KIND_PATTERN, 'The rendered kind, e.g. "Service".'),
     apiVersion: patterned(RESOURCE_API_VERSION_PATTERN, 'The rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1".'),
     description: sentence('One sentence saying what the collection renders.'),
     untyped: { type: 'boolean', description: 'true only for a kind that neither Kubernetes nor a CRD in crds/ defines: it is then rendered without a schema and its answers are not checked.' },
   },
-  additionalProperties: false,
-};
+});
 
 const unknownMetadata = `^\\$(?!(${[...RESERVED_MEMBERS].map((name) => escapeRegExp(name.slice(1))).join('|')})$)`;
 /** Member names lint refuses anywhere in a section's content. */

@@ -8,7 +8,8 @@ import { objectMetaDefinitions, objectMetaFrom } from '../../src/crd/object-meta
 import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
 import { SourceFile } from '../../src/repository/source-file.js';
 import { generateInputSchema } from '../../src/schema/input-schema.js';
-import { type KindSchema, memberType } from '../../src/schema/kube-types.js';
+import { memberType } from '../../src/schema/kind-definitions.js';
+import type { KindSchema } from '../../src/schema/kube-types.js';
 import { parseBody, placeholderSites } from '../../src/template/body.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/crds/databases.yaml');

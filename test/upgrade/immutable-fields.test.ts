@@ -5,7 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { kubeModel } from '../../src/manifest/kube-models.js';
-import { KubeTypes, memberType } from '../../src/schema/kube-types.js';
+import { memberType } from '../../src/schema/kind-definitions.js';
+import { KubeTypes } from '../../src/schema/kube-types.js';
 import data from '../../src/upgrade/immutable-fields.json' with { type: 'json' };
 import { immutableFieldsOf, immutableViolations, parseImmutableFields } from '../../src/upgrade/immutable-fields.js';
 import { fromPointer } from '../../src/util/json.js';
