@@ -16,9 +16,9 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
 import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, SCHEMAS_DIR, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
-import { compareReleases } from '../bundle/registry.js';
+import { compareReleases, nextRelease } from '../release/release.js';
 import { editorSchemaFiles } from '../schema/editor-schemas.js';
-import { judgeRelease, type KubernetesInputs, nextRelease } from './compatibility.js';
+import { judgeRelease, type KubernetesInputs } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 import { formatComparison } from '../upgrade/diff-report.js';
 import { compareRendered, renderedChanges } from '../upgrade/rendered-comparison.js';

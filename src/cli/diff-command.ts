@@ -9,7 +9,7 @@ import { existsSync, readdirSync } from 'node:fs';
 import type { Bundle } from '../bundle/bundle.js';
 import { bundleFileOf, readIndex, releasesInDist } from '../bundle/dist-layout.js';
 import { BundleLoadError, loadBundleFile } from '../bundle/load.js';
-import { compareReleases } from '../bundle/registry.js';
+import { compareReleases } from '../release/release.js';
 import { judgeRelease, type Verdict } from '../build/compatibility.js';
 import { type CompileResult, compileRepositories } from '../build/compile.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
