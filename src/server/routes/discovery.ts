@@ -35,7 +35,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([name, versions]) => ({
           name,
-          description: [...versions.values()][0]![0]!.bundle.repository.description,
+          description: latestBundle([...versions.values()][0]!)!.bundle.repository.description,
           apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
             apiVersion,
             latest: latestBundle(bundles)!.bundle.repository.release,
