@@ -23,7 +23,10 @@ async function distWithChangedBundle(change: (bundle: Bundle) => Bundle): Promis
 
 describe('bundle files', () => {
   it('a build refuses a released bundle changed after its build, naming the file and saying to restore it', async () => {
-    const { dist, file } = await distWithChangedBundle((bundle) => ({ ...bundle, repository: { ...bundle.repository, description: `${bundle.repository.description} Changed.` } }));
+    const { dist, file } = await distWithChangedBundle((bundle) => {
+      const repository = { ...bundle.repository, description: `${bundle.repository.description} Changed.` };
+      return { ...bundle, repository };
+    });
     const run = await runCli(['build', '--repos', SHIPPED_REPOS, '--out', dist]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`build failed: ${file}: content does not match its digest`);
@@ -31,7 +34,10 @@ describe('bundle files', () => {
   }, 60_000);
 
   it('are refused when their release is not a semver release, even when sealed', async () => {
-    const { dist, file } = await distWithChangedBundle(({ digest: _, ...bundle }) => sealBundle({ ...bundle, repository: { ...bundle.repository, release: `${bundle.repository.release}-rc.01` } }));
+    const { dist, file } = await distWithChangedBundle(({ digest: _, ...bundle }) => {
+      const repository = { ...bundle.repository, release: `${bundle.repository.release}-rc.01` };
+      return sealBundle({ ...bundle, repository });
+    });
     expect(() => loadBundles(dist)).toThrow(`${file}: repository.release "`);
     expect(() => loadBundles(dist)).toThrow('-rc.01" is not a release (semver, e.g. "1.0.0")');
   });

@@ -3,7 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { isRelease, latestRelease, nextRelease, RELEASE_PATTERN } from '../src/release/release.js';
 
 const RELEASES = ['0.0.0', '1.0.0', '10.20.30', '1.0.0-rc.1', '1.0.0-0', '1.0.0-alpha-beta.0a', '1.0.0-x.7.z.92', '1.0.0--'];
-const NOT_RELEASES = ['1.0.0-rc.01', '01.0.0', '1.00.0', '1.0', '1', 'v1.0.0', ' 1.0.0', '1.0.0 ', '1.0.0+build.1', '1.0.0-', '1.0.0-rc..1', '1.0.0-rc_1', 'latest', ''];
+const NOT_RELEASES = [
+  '1.0.0-rc.01', '01.0.0', '1.00.0', '1.0', '1', 'latest', '',
+  'v1.0.0', ' 1.0.0', '1.0.0 ', '1.0.0+build.1', '1.0.0-', '1.0.0-rc..1', '1.0.0-rc_1',
+];
 
 describe('releases', () => {
   it('are semver versions without build metadata; a numeric prerelease identifier has no leading zero', () => {

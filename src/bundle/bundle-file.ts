@@ -24,17 +24,20 @@ export function readBundleFile(file: string): Bundle {
   } catch (error) {
     throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
   }
-  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof bundle.repository !== 'object' || bundle.repository === null) {
+  const { repository } = bundle ?? {};
+  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof repository !== 'object' || repository === null) {
     throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
   }
   const digest = digestOf(bundle);
   if (digest !== bundle.digest) {
-    throw new BundleLoadError(file, `content does not match its digest (recorded ${bundle.digest}, computed ${digest}); the file was changed after the build`);
+    const recorded = `recorded ${bundle.digest}, computed ${digest}`;
+    throw new BundleLoadError(file, `content does not match its digest (${recorded}); the file was changed after the build`);
   }
   // Releases are ordered by semver, which knows no other version; a build writes only releases.
-  const { release } = bundle.repository;
+  const { release } = repository;
   if (typeof release !== 'string' || !isRelease(release)) {
-    throw new BundleLoadError(file, `repository.release ${JSON.stringify(release)} is not a release (semver, e.g. "1.0.0"); rebuild it with \`npm run build\``);
+    const rebuild = 'rebuild it with `npm run build`';
+    throw new BundleLoadError(file, `repository.release ${JSON.stringify(release)} is not a release (semver, e.g. "1.0.0"); ${rebuild}`);
   }
   return bundle;
 }

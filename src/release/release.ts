@@ -43,7 +43,8 @@ export function nextRelease(previous: string, change: 'patch' | 'minor'): string
  * only when there is nothing else (README, "Several versions served"). Of entries in any order; undefined for none.
  */
 export function latestRelease<T>(entries: readonly T[], releaseOf: (entry: T) => string): T | undefined {
+  const above = (entry: T, best: T | undefined) => best === undefined || compareReleases(releaseOf(entry), releaseOf(best)) > 0;
   const highest = (candidates: readonly T[]) =>
-    candidates.reduce<T | undefined>((best, entry) => (best === undefined || compareReleases(releaseOf(entry), releaseOf(best)) > 0 ? entry : best), undefined);
+    candidates.reduce<T | undefined>((best, entry) => (above(entry, best) ? entry : best), undefined);
   return highest(entries.filter((entry) => !isPrerelease(releaseOf(entry)))) ?? highest(entries);
 }

@@ -49,12 +49,14 @@ afterAll(() => server?.close());
 
 describe('with a prerelease newer than the latest release', () => {
   it('exec, discovery and the OpenAPI document all serve the latest plain release', async () => {
-    const listed = (await (await server.request(BASE)).json()) as { repositories: Array<{ name: string; apiVersions: Array<{ latest: string; releases: string[] }> }> };
+    type Listed = { repositories: Array<{ name: string; apiVersions: Array<{ latest: string; releases: string[] }> }> };
+    const listed = (await (await server.request(BASE)).json()) as Listed;
     const versions = listed.repositories.find((repository) => repository.name === REPOSITORY)!.apiVersions[0]!;
     expect(versions.releases).toEqual([RELEASED, PRERELEASE]);
     expect(versions.latest).toBe(RELEASED);
 
-    const seed = (await (await server.request(collectionPath)).json()) as { release: string; description: string; examples: Array<{ request: unknown }> };
+    type Collection = { release: string; description: string; examples: Array<{ request: unknown }> };
+    const seed = (await (await server.request(collectionPath)).json()) as Collection;
     expect(seed.release).toBe(RELEASED);
     const exec = await server.request(`${collectionPath}/exec`, { method: 'POST', json: seed.examples[0]!.request });
     expect(exec.status).toBe(200);
