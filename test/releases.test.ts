@@ -137,7 +137,7 @@ describe('releases', () => {
 
 describe('release order', () => {
   it('follows semver precedence, prereleases included', async () => {
-    const { compareReleases } = await import('../src/bundle/registry.js');
+    const { compareReleases } = await import('../src/release/release.js');
     const sorted = ['1.0.0', '1.0.0-rc.10', '1.0.0-rc.2', '0.9.9', '1.0.0-rc-2', '1.0.0-rc-1', '1.0.0-alpha', '1.0.0-alpha.1', '1.10.0', '1.2.0'].sort(compareReleases);
     // "rc" sorts before "rc-1" as ASCII, so every rc.N comes before rc-N.
     expect(sorted).toEqual(['0.9.9', '1.0.0-alpha', '1.0.0-alpha.1', '1.0.0-rc.2', '1.0.0-rc.10', '1.0.0-rc-1', '1.0.0-rc-2', '1.0.0', '1.2.0', '1.10.0']);

@@ -6,7 +6,7 @@
  * the next API version, served beside this one.
  */
 import type { Bundle, BundleCollection, BundleSection } from '../bundle/bundle.js';
-import { compareReleases } from '../bundle/registry.js';
+import { compareReleases, nextRelease } from '../release/release.js';
 import type { Schema } from '../schema/kube-types.js';
 import { isPlainObject } from '../util/json.js';
 import { acceptsSame, compareLeaf, inputPaths, requiredPaths } from './schema-comparison.js';
@@ -135,12 +135,6 @@ export function compareBundles(before: Bundle, after: Bundle, kubernetesInputs?:
 
 export function highestLevel(changes: Change[]): ChangeLevel | undefined {
   return changes.reduce<ChangeLevel | undefined>((highest, change) => (highest === undefined || LEVELS.indexOf(change.level) > LEVELS.indexOf(highest) ? change.level : highest), undefined);
-}
-
-/** The smallest release after `previous` that a change of `level` needs. */
-export function nextRelease(previous: string, level: ChangeLevel): string {
-  const [major, minor, patch] = previous.split('-')[0]!.split('.').map(Number) as [number, number, number];
-  return level === 'patch' ? `${major}.${minor}.${patch + 1}` : `${major}.${minor + 1}.0`;
 }
 
 export interface Verdict {

@@ -15,10 +15,11 @@
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
+import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
 import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, SCHEMAS_DIR, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
-import { compareReleases } from '../bundle/registry.js';
+import { compareReleases, nextRelease } from '../release/release.js';
 import { editorSchemaFiles } from '../schema/editor-schemas.js';
-import { judgeRelease, type KubernetesInputs, nextRelease } from './compatibility.js';
+import { judgeRelease, type KubernetesInputs } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
 import { formatComparison } from '../upgrade/diff-report.js';
 import { compareRendered, renderedChanges } from '../upgrade/rendered-comparison.js';
@@ -60,13 +61,15 @@ export function nextReleases(release: string): string {
 export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): void {
   const file = path.join(outDir, bundleDir(bundle), BUNDLE_FILE);
   if (!existsSync(file)) return;
-  let existing: Bundle | undefined;
+  let existing: Bundle;
   try {
-    existing = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
-  } catch {
-    existing = undefined;
+    existing = readBundleFile(file);
+  } catch (error) {
+    // Unreadable, or changed after its build: what was released is to be restored, not replaced.
+    if (!(error instanceof BundleLoadError)) throw error;
+    throw new ReleaseConflictError(`${error.message}; a released version never changes: restore the file as it was built (e.g. from git)`);
   }
-  if (existing?.digest !== bundle.digest) {
+  if (existing.digest !== bundle.digest) {
     const { name, release } = bundle.repository;
     throw new ReleaseConflictError(
       `${name} release ${release} is already built (${file}) with other content; a released version never changes: set "release" in repos/${name}/repository.json to ${nextReleases(release)}`,
@@ -78,7 +81,7 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
 function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
   const { name, apiVersion, release } = bundle.repository;
   const earlier = releasesInDist(outDir, name, apiVersion).filter((entry) => compareReleases(entry, release) < 0).at(-1);
-  return earlier === undefined ? undefined : (JSON.parse(readFileSync(bundleFileOf(outDir, name, apiVersion, earlier), 'utf8')) as Bundle);
+  return earlier === undefined ? undefined : readBundleFile(bundleFileOf(outDir, name, apiVersion, earlier));
 }
 
 export class CompatibilityError extends Error {}
@@ -147,13 +150,14 @@ export async function writeDist(
   }
   const previous = readIndex(outDir);
   const dates = new Map((previous?.bundles ?? []).map((entry) => [`${entry.path}\u0000${entry.digest}`, entry.date]));
+  const built = scanBundles(outDir);
   const index: DistIndex = {
     format: INDEX_FORMAT,
     sources: Object.fromEntries(Object.entries({ ...previous?.sources, ...sources }).sort(([a], [b]) => (a < b ? -1 : 1))),
-    bundles: scanBundles(outDir).map((entry) => ({ ...entry, date: dates.get(`${entry.path}\u0000${entry.digest}`) ?? today() })),
+    bundles: built.map(({ entry }) => ({ ...entry, date: dates.get(`${entry.path}\u0000${entry.digest}`) ?? today() })),
   };
   writeIfChanged(path.join(outDir, INDEX_FILE), json(index));
-  writeEditorSchemas(outDir, index);
+  writeEditorSchemas(outDir, built.map(({ bundle }) => bundle));
   return { index, notes };
 }
 
@@ -161,8 +165,7 @@ export async function writeDist(
  * dist/schemas/ holds the editor schemas of every bundle the index lists, old releases too. It is
  * derived, not released: rewritten on every build, and a file no bundle makes any more is removed.
  */
-function writeEditorSchemas(outDir: string, index: DistIndex): void {
-  const bundles = index.bundles.map((entry) => JSON.parse(readFileSync(path.join(outDir, entry.path), 'utf8')) as Bundle);
+function writeEditorSchemas(outDir: string, bundles: Bundle[]): void {
   const files = editorSchemaFiles(bundles);
   const root = path.join(outDir, SCHEMAS_DIR);
   for (const [relative, text] of files) writeIfChanged(path.join(root, ...relative.split('/')), text);
@@ -179,29 +182,29 @@ function writeEditorSchemas(outDir: string, index: DistIndex): void {
   if (existsSync(root)) prune(root, '');
 }
 
-/** Every bundle under dist/, in a stable order. */
-function scanBundles(outDir: string): IndexEntry[] {
-  const entries: IndexEntry[] = [];
+/** Every bundle under dist/, in a stable order, with its index entry (the caller dates it). */
+function scanBundles(outDir: string): Array<{ entry: IndexEntry; bundle: Bundle }> {
+  const found: Array<{ entry: IndexEntry; bundle: Bundle }> = [];
   const dirs = (dir: string) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
   for (const repository of dirs(outDir).filter((name) => name !== SCHEMAS_DIR)) {
     for (const apiVersion of dirs(path.join(outDir, repository))) {
-      for (const release of dirs(path.join(outDir, repository, apiVersion)).sort(compareReleases)) {
-        const relative = path.posix.join(repository, apiVersion, release, BUNDLE_FILE);
-        const file = path.join(outDir, relative);
-        if (!existsSync(file)) continue;
-        const bundle = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
-        entries.push({
-          repository: bundle.repository.name,
-          vendor: bundle.repository.vendor,
-          apiVersion: bundle.repository.apiVersion,
-          release: bundle.repository.release,
-          date: '',
-          digest: bundle.digest,
-          path: relative,
-          collections: bundle.collections.map((collection) => collection.name),
+      for (const release of releasesInDist(outDir, repository, apiVersion)) {
+        const bundle = readBundleFile(bundleFileOf(outDir, repository, apiVersion, release));
+        found.push({
+          bundle,
+          entry: {
+            repository: bundle.repository.name,
+            vendor: bundle.repository.vendor,
+            apiVersion: bundle.repository.apiVersion,
+            release: bundle.repository.release,
+            date: '',
+            digest: bundle.digest,
+            path: path.posix.join(repository, apiVersion, release, BUNDLE_FILE),
+            collections: bundle.collections.map((collection) => collection.name),
+          },
         });
       }
     }
   }
-  return entries;
+  return found;
 }

@@ -4,7 +4,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { compareReleases, SEMVER_PATTERN } from './registry.js';
+import { compareReleases, isRelease } from '../release/release.js';
 
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
@@ -52,6 +52,6 @@ export function releasesInDist(distDir: string, repository: string, apiVersion: 
   const dir = path.join(distDir, repository, apiVersion);
   if (!existsSync(dir)) return [];
   return readdirSync(dir)
-    .filter((release) => SEMVER_PATTERN.test(release) && existsSync(bundleFileOf(distDir, repository, apiVersion, release)))
+    .filter((release) => isRelease(release) && existsSync(bundleFileOf(distDir, repository, apiVersion, release)))
     .sort(compareReleases);
 }

@@ -1,13 +1,14 @@
 /**
- * Loading bundles from dist/: every bundle is read, its digest checked, and each collection
- * compiled into a render plan and an input validator once, here, so that requests only run them.
+ * Loading bundles from dist/: every bundle is read (bundle-file.ts checks its digest), and each
+ * collection compiled into a render plan and an input validator once, here, so that requests only run them.
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ManifestCheck } from '../manifest/kube-check.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
-import { BUNDLE_FORMAT, type Bundle, type BundleCollection, digestOf } from './bundle.js';
+import type { Bundle, BundleCollection } from './bundle.js';
+import { BundleLoadError, readBundleFile } from './bundle-file.js';
 import { INDEX_FILE, type DistIndex } from './dist-layout.js';
 
 export interface LoadedCollection {
@@ -28,17 +29,7 @@ export interface LoadedBundle {
   collections: Map<string, LoadedCollection>;
 }
 
-export class BundleLoadError extends Error {
-  constructor(
-    readonly file: string,
-    message: string,
-  ) {
-    super(`${file}: ${message}`);
-    this.name = 'BundleLoadError';
-  }
-}
-
-export function compileCollection(bundle: Bundle, collection: BundleCollection, bundleFile: string): LoadedCollection {
+export function loadCollection(bundle: Bundle, collection: BundleCollection, bundleFile: string): LoadedCollection {
   return {
     bundle,
     bundleFile,
@@ -50,22 +41,10 @@ export function compileCollection(bundle: Bundle, collection: BundleCollection, 
 }
 
 export function loadBundleFile(file: string): LoadedBundle {
-  let bundle: Bundle;
-  try {
-    bundle = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
-  } catch (error) {
-    throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
-  }
-  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof bundle.repository !== 'object' || bundle.repository === null) {
-    throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
-  }
-  const digest = digestOf(bundle);
-  if (digest !== bundle.digest) {
-    throw new BundleLoadError(file, `content does not match its digest (recorded ${bundle.digest}, computed ${digest}); the file was changed after the build`);
-  }
+  const bundle = readBundleFile(file);
   const collections = new Map<string, LoadedCollection>();
   try {
-    for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection, file));
+    for (const collection of bundle.collections) collections.set(collection.name, loadCollection(bundle, collection, file));
   } catch (error) {
     // A bundle whose digest matches was written by a build; this guards against one that was not.
     throw new BundleLoadError(file, `cannot be compiled: ${(error as Error).message}`);

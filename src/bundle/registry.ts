@@ -1,43 +1,13 @@
 /**
  * The loaded bundles by address: vendor → repository → API version → release. Within an API
- * version the highest release serves unless a caller names one.
+ * version the latest release serves unless a caller names one.
  */
+import { compareReleases, latestRelease } from '../release/release.js';
 import type { LoadedBundle, LoadedCollection } from './load.js';
 
-/** A release version: semver 2.0, prerelease allowed, no build metadata. */
-export const SEMVER_PATTERN = /^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)(?:-[0-9A-Za-z-]+(?:\.[0-9A-Za-z-]+)*)?$/;
-
-/** Semver precedence: major, minor, patch, then a release after its prereleases, identifiers compared one by one. */
-export function compareReleases(a: string, b: string): number {
-  const parse = (release: string) => {
-    const dash = release.indexOf('-');
-    const core = dash === -1 ? release : release.slice(0, dash);
-    return { parts: core.split('.').map(Number), pre: dash === -1 ? undefined : release.slice(dash + 1).split('.') };
-  };
-  const left = parse(a);
-  const right = parse(b);
-  for (let index = 0; index < 3; index++) {
-    const difference = (left.parts[index] ?? 0) - (right.parts[index] ?? 0);
-    if (difference !== 0) return difference;
-  }
-  if (left.pre === undefined || right.pre === undefined) return left.pre === right.pre ? 0 : left.pre === undefined ? 1 : -1;
-  for (let index = 0; index < Math.max(left.pre.length, right.pre.length); index++) {
-    const [x, y] = [left.pre[index], right.pre[index]];
-    if (x === undefined || y === undefined) return x === undefined ? -1 : 1;
-    if (x === y) continue;
-    const [xNumber, yNumber] = [/^\d+$/.test(x), /^\d+$/.test(y)];
-    if (xNumber && yNumber) return Number(x) - Number(y);
-    if (xNumber !== yNumber) return xNumber ? -1 : 1;
-    return x < y ? -1 : 1;
-  }
-  return 0;
-}
-
-export const isPrerelease = (release: string) => release.includes('-');
-
-/** The release served when a caller names none, of releases highest first: the highest, a prerelease only when there is nothing else. */
-export function defaultRelease<T>(highestFirst: readonly T[], releaseOf: (entry: T) => string): T | undefined {
-  return highestFirst.find((entry) => !isPrerelease(releaseOf(entry))) ?? highestFirst[0];
+/** The bundle served when a caller names no release, of one API version's bundles (release/release.ts decides). */
+export function latestBundle(bundles: readonly LoadedBundle[]): LoadedBundle | undefined {
+  return latestRelease(bundles, (loaded) => loaded.bundle.repository.release);
 }
 
 export type Lookup =
@@ -89,7 +59,7 @@ export class BundleRegistry {
     if (versions === undefined) return { missing: 'repository', name: repository, known: [...repositories.keys()].sort() };
     const releases = versions.get(apiVersion);
     if (releases === undefined) return { missing: 'apiVersion', name: apiVersion, known: [...versions.keys()].sort() };
-    if (release === undefined) return defaultRelease(releases, (loaded) => loaded.bundle.repository.release)!;
+    if (release === undefined) return latestBundle(releases)!;
     const named = releases.find((loaded) => loaded.bundle.repository.release === release);
     return named ?? { missing: 'release', name: release, known: releases.map((loaded) => loaded.bundle.repository.release) };
   }

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
+import { BundleLoadError } from '../bundle/bundle-file.js';
 import { compileRepositories } from '../build/compile.js';
 import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../build/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
@@ -23,6 +24,11 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) {
       io.err(`build failed: ${error.message}\nnothing was written\n`);
+      return 1;
+    }
+    // A bundle already in dist/ that is unreadable or changed after its build: dist/ must be restored first.
+    if (error instanceof BundleLoadError) {
+      io.err(`build failed: ${error.message}\n`);
       return 1;
     }
     const failure = distWriteFailure(error, values.out!);

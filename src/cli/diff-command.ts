@@ -8,8 +8,8 @@
 import { existsSync, readdirSync } from 'node:fs';
 import type { Bundle } from '../bundle/bundle.js';
 import { bundleFileOf, readIndex, releasesInDist } from '../bundle/dist-layout.js';
-import { BundleLoadError, loadBundleFile } from '../bundle/load.js';
-import { compareReleases } from '../bundle/registry.js';
+import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
+import { compareReleases } from '../release/release.js';
 import { judgeRelease, type Verdict } from '../build/compatibility.js';
 import { type CompileResult, compileRepositories } from '../build/compile.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
@@ -90,7 +90,7 @@ function builtReleases(dist: string, release: string, apiVersion: string | undef
 
 function readBundle(file: string): Bundle {
   try {
-    return loadBundleFile(file).bundle;
+    return readBundleFile(file);
   } catch (error) {
     if (error instanceof BundleLoadError) throw new CliError(error.message);
     throw error;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
-import { loadBundles, BundleLoadError } from '../bundle/load.js';
+import { BundleLoadError } from '../bundle/bundle-file.js';
+import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';

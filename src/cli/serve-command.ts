@@ -4,7 +4,7 @@
  */
 import path from 'node:path';
 import { pino } from 'pino';
-import { BundleLoadError } from '../bundle/load.js';
+import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';

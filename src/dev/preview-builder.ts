@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { compileRepositories } from '../build/compile.js';
 import { type Bundle, sha256 } from '../bundle/bundle.js';
-import { compileCollection, type LoadedBundle, type LoadedCollection } from '../bundle/load.js';
+import { loadCollection, type LoadedBundle, type LoadedCollection } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import type { LintMessage } from '../lint/report.js';
 import { REPOSITORY_FILE } from '../repository/layout.js';
@@ -184,7 +184,7 @@ export class PreviewBuilder {
     // No bundle.json exists; the repository's own declaration is where it came from.
     const file = path.join(this.reposDir, name, REPOSITORY_FILE);
     const collections = new Map<string, LoadedCollection>();
-    for (const collection of bundle.collections) collections.set(collection.name, compileCollection(bundle, collection, file));
+    for (const collection of bundle.collections) collections.set(collection.name, loadCollection(bundle, collection, file));
     return { bundle, file, collections };
   }
 }

@@ -1,5 +1,6 @@
 /** Renders request files offline, from a folder of bundles, with the exec code the server runs. */
-import { BundleLoadError, loadBundles } from '../bundle/load.js';
+import { BundleLoadError } from '../bundle/bundle-file.js';
+import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
 import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';

@@ -12,7 +12,7 @@
  * of the bundles: the same on every machine and build.
  */
 import type { Bundle } from '../bundle/bundle.js';
-import { compareReleases, defaultRelease } from '../bundle/registry.js';
+import { compareReleases, latestRelease } from '../release/release.js';
 import { SCHEMA_DRAFT } from './input-schema.js';
 import type { Schema } from './kube-types.js';
 import { COLLECTION_SCHEMA, REPOSITORY_SCHEMA, SECTION_SCHEMA } from './repository-format-schemas.js';
@@ -48,7 +48,7 @@ export function editorSchemaMakers(bundles: readonly Bundle[]): Map<string, () =
   ]);
   const byVendor = new Map<string, Release[]>();
   for (const releases of releaseGroups(bundles)) {
-    const latest = defaultRelease(releases, (bundle) => bundle.repository.release);
+    const latest = latestRelease(releases, (bundle) => bundle.repository.release);
     for (const bundle of releases) {
       const { vendor, name, apiVersion } = bundle.repository;
       byVendor.set(vendor, [...(byVendor.get(vendor) ?? []), { bundle, latest: bundle === latest }]);

@@ -7,7 +7,7 @@
 import { API_VERSION_PATTERN, KIND_PATTERN, NAME_PATTERN, RESOURCE_API_VERSION_PATTERN } from '../lint/rules/declarations.js';
 import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
 import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../lint/rules/sections.js';
-import { SEMVER_PATTERN } from '../bundle/registry.js';
+import { RELEASE_PATTERN } from '../release/release.js';
 import { VARIABLE_PATTERN } from '../template/placeholder.js';
 import type { Schema } from './kube-types.js';
 
@@ -40,7 +40,7 @@ export const REPOSITORY_SCHEMA: Schema = identityFile({
   properties: {
     vendor: patterned(NAME_PATTERN, 'The publisher: a path segment of the exec paths (/apis/repos/<vendor>/…), lowercase letters, digits and "-", e.g. "facetform".'),
     apiVersion: patterned(API_VERSION_PATTERN, 'The API version path segment, e.g. "v1"; a new one only for a change that breaks callers.'),
-    release: patterned(SEMVER_PATTERN, 'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.'),
+    release: patterned(RELEASE_PATTERN, 'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.'),
     description: sentence('One sentence saying what the repository holds.'),
   },
 });

@@ -4,7 +4,7 @@
  * health and metrics. Made once per bundle load.
  */
 import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
-import type { BundleRegistry } from '../bundle/registry.js';
+import { type BundleRegistry, latestBundle } from '../bundle/registry.js';
 import { FORMATS, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES } from '../manifest/format.js';
 import { LISTED_PROBLEMS } from '../request/problems.js';
 import type { RequestLimits } from './config.js';
@@ -90,7 +90,7 @@ function batchExample(registry: BundleRegistry, vendor: string): Json {
   const values: Json = {};
   const globalvars: Json = {};
   for (const [name, versions] of registry.repositories(vendor)!) {
-    for (const collection of versions.get('v1')?.[0]?.bundle.collections ?? []) {
+    for (const collection of latestBundle(versions.get('v1') ?? [])?.bundle.collections ?? []) {
       const seed = collection.examples.find((example) => example.name === 'seed');
       if (seed === undefined || resources.length >= 4) continue;
       const request = seed.request as { facets?: string[]; values: Json; globalvars?: Record<string, string> };
@@ -331,7 +331,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
   for (const vendor of registry.vendors()) {
     for (const [, versions] of registry.repositories(vendor)!) {
       for (const [, bundles] of versions) {
-        const latest = bundles[0]!.bundle;
+        const latest = latestBundle(bundles)!.bundle;
         const releases = bundles.map((loaded) => loaded.bundle.repository.release);
         for (const collection of latest.collections) {
           const { name, apiVersion } = latest.repository;

@@ -3,7 +3,7 @@
  * load is logged and the server goes on with what it had; requests in flight finish on the bundles
  * they started with.
  */
-import { BundleLoadError } from '../bundle/load.js';
+import { BundleLoadError } from '../bundle/bundle-file.js';
 import { ApiKeys, KeyFileError } from './api-keys.js';
 import { loadRegistry } from './bundles.js';
 import type { ServerState } from './state.js';

@@ -4,7 +4,7 @@
  * `kubectl apply` of the new manifest over the old object would be taken (classify.ts).
  */
 import type { Bundle } from '../bundle/bundle.js';
-import { compileCollection } from '../bundle/load.js';
+import { loadCollection } from '../bundle/load.js';
 import type { Change } from '../build/compatibility.js';
 import { checkExec } from '../exec/execute.js';
 import type { Problem } from '../request/problems.js';
@@ -48,8 +48,8 @@ export function compareRendered(before: Bundle, after: Bundle): RenderedComparis
   for (const collection of before.collections) {
     const successor = next.get(collection.name);
     if (successor === undefined) continue; // a removed collection is the compatibility check's to refuse
-    const old = compileCollection(before, collection, '');
-    const now = compileCollection(after, successor, '');
+    const old = loadCollection(before, collection, '');
+    const now = loadCollection(after, successor, '');
     const rendered = new Map<JsonObject, JsonObject>();
     // Evidence is what a careful caller sent: accepted without a warning of unknown fields.
     const accepted = (body: JsonObject) => {

@@ -1,6 +1,6 @@
 /** Rules for repository.json and collection.json. */
 import { SCHEMAS_DIR } from '../../bundle/dist-layout.js';
-import { SEMVER_PATTERN } from '../../bundle/registry.js';
+import { RELEASE_PATTERN as SEMVER_PATTERN } from '../../release/release.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
 import { VARIABLE_PATTERN } from '../../template/placeholder.js';

@@ -1,13 +1,14 @@
 /**
- * X-APIKEY on every route but the few public ones (health, readiness, problem types, the console
- * page) and the operations routes an operator opened (OPEN_ROUTES: metrics, the OpenAPI document,
- * the editor schemas, which tell an outsider the traffic and every schema). Deny by default: a route
- * added later is protected unless named here. A missing and a wrong key get the same answer, whose
- * WWW-Authenticate challenge (RFC 9110 §11.6.1) names the header a key goes in.
+ * X-APIKEY on every route but the few public ones (public-paths.ts: health, readiness, problem
+ * types, the console page) and the operations routes an operator opened (OPEN_ROUTES: metrics, the
+ * OpenAPI document, the editor schemas, which tell an outsider the traffic and every schema). Deny by
+ * default: a route added later is protected unless public-paths.ts names it. A missing and a wrong
+ * key get the same answer, whose WWW-Authenticate challenge (RFC 9110 §11.6.1) names the header a
+ * key goes in.
  */
 import type { Context, Middleware } from 'koa';
 import { HttpProblem } from '../problem.js';
-import { CONSOLE_PATHS } from '../routes/console.js';
+import { isPublic } from '../public-paths.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
@@ -26,13 +27,6 @@ function presentedKey(ctx: Context): string {
   if (key !== '') return key;
   const authorization = ctx.get('Authorization');
   return authorization === '' ? '' : (BEARER.exec(authorization)?.[1] ?? '');
-}
-
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
-const PUBLIC_PREFIXES = ['/problems/', '/console/'];
-
-export function isPublic(path: string): boolean {
-  return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }
 
 /** An opened path, or a path under an opened prefix (OPENABLE_ROUTES). */

@@ -1,6 +1,6 @@
 /** Headers every API answer should carry: no MIME sniffing, and no caching of answers that depend on the key. */
 import type { Middleware } from 'koa';
-import { isPublic } from './api-key.js';
+import { isPublic } from '../public-paths.js';
 
 export function securityHeaders(): Middleware {
   return async (ctx, next) => {

@@ -9,6 +9,7 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { PROJECT_ROOT } from '../bundles.js';
+import { CONSOLE_ASSETS, CONSOLE_PATHS } from '../public-paths.js';
 
 const ASSETS = path.join(PROJECT_ROOT, 'src/console');
 const TYPES: Record<string, string> = {
@@ -17,9 +18,6 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 const POLICY = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
-
-/** The page's paths; its assets are under /console/, which needs no key either. */
-export const CONSOLE_PATHS = ['/', '/console'];
 
 export function consoleRoutes(router: Router): void {
   const serve = (name: string): Middleware => {
@@ -33,8 +31,7 @@ export function consoleRoutes(router: Router): void {
     };
   };
   const page = serve('index.html');
-  router.get('/', page);
-  router.get('/console', page);
+  for (const pagePath of CONSOLE_PATHS) router.get(pagePath, page);
   const assets = readdirSync(ASSETS, { withFileTypes: true }).filter((entry) => entry.isFile() && /\.(js|css)$/.test(entry.name));
-  for (const { name } of assets.sort((a, b) => (a.name < b.name ? -1 : 1))) router.get(`/console/${name}`, serve(name));
+  for (const { name } of assets.sort((a, b) => (a.name < b.name ? -1 : 1))) router.get(`${CONSOLE_ASSETS}${name}`, serve(name));
 }

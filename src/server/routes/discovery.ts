@@ -6,7 +6,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { BundleSection } from '../../bundle/bundle.js';
-import { compareReleases, isPrerelease } from '../../bundle/registry.js';
+import { latestBundle } from '../../bundle/registry.js';
+import { compareReleases } from '../../release/release.js';
 import { parseBody, placeholderSites } from '../../template/body.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { HttpProblem, notFound } from '../problem.js';
@@ -34,10 +35,10 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([name, versions]) => ({
           name,
-          description: [...versions.values()][0]![0]!.bundle.repository.description,
+          description: latestBundle([...versions.values()][0]!)!.bundle.repository.description,
           apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
             apiVersion,
-            latest: (bundles.find((loaded) => !isPrerelease(loaded.bundle.repository.release)) ?? bundles[0]!).bundle.repository.release,
+            latest: latestBundle(bundles)!.bundle.repository.release,
             releases: bundles.map((loaded) => loaded.bundle.repository.release).sort(compareReleases),
             href: `/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections`,
           })),

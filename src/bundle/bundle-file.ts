@@ -1,0 +1,44 @@
+/**
+ * Reading a bundle.json: the one reader, for the server, the build and `facetform diff`. A bundle is
+ * trusted only when its content matches its digest (CONTRACT §9): a changed byte is always noticed.
+ */
+import { readFileSync } from 'node:fs';
+import { isRelease } from '../release/release.js';
+import { BUNDLE_FORMAT, type Bundle, digestOf } from './bundle.js';
+
+export class BundleLoadError extends Error {
+  constructor(
+    readonly file: string,
+    message: string,
+  ) {
+    super(`${file}: ${message}`);
+    this.name = 'BundleLoadError';
+  }
+}
+
+/** The bundle in `file`, its format, release and digest checked; a BundleLoadError names what is wrong. */
+export function readBundleFile(file: string): Bundle {
+  let bundle: Bundle;
+  try {
+    bundle = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+  } catch (error) {
+    throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
+  }
+  const { repository } = bundle ?? {};
+  if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof repository !== 'object' || repository === null) {
+    throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
+  }
+  const digest = digestOf(bundle);
+  if (digest !== bundle.digest) {
+    const recorded = `recorded ${bundle.digest}, computed ${digest}`;
+    throw new BundleLoadError(file, `content does not match its digest (${recorded}); the file was changed after the build`);
+  }
+  // Releases are ordered by semver, which knows no other version; a build writes only releases.
+  const { release } = repository;
+  if (typeof release !== 'string' || !isRelease(release)) {
+    const rebuild = 'rebuild it with `npm run build`';
+    throw new BundleLoadError(file, `repository.release ${JSON.stringify(release)} is not a release (semver, e.g. "1.0.0"); ${rebuild}`);
+  }
+  return bundle;
+}
+
