@@ -1,7 +1,8 @@
 /**
- * Render plans (compile once, run many): a collection's sections are parsed when its bundle loads;
- * the merged plan of each distinct set of included sections is built on first use and kept. A
- * render only walks a plan.
+ * Render plans (compile once, run many): a plan takes a collection's sections parsed and in render
+ * order from the collection model (src/collection/), or, from a bundle, has them parsed there; the
+ * merged plan of each distinct set of included sections is built on first use and kept. A render
+ * only walks a plan.
  */
 import type { JsonObject } from '../util/json.js';
 import { isPathPrefix, ownMember } from '../util/json.js';
@@ -13,8 +14,6 @@ import { generateRenderFunction, type RenderFunction, type RenderState } from '.
 import { mergedPlan, type PlanSite } from './plan-tree.js';
 import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
 import { FacetListCache, remember } from './selection-cache.js';
-
-export type { PlanSite } from './plan-tree.js';
 
 export interface Selection {
   /** Indices into the plan's sections. */
