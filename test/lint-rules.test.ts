@@ -4,10 +4,10 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CollectionContext, collectionContexts, type SectionContext } from '../src/lint/context.js';
+import { type CollectionModel as CollectionContext, collectionModels as collectionContexts, type SectionModel as SectionContext } from '../src/collection/model.js';
 import { type LintMessage, LintReport } from '../src/lint/report.js';
 import { lintConflicts, lintMaster } from '../src/lint/rules/collection.js';
-import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../src/lint/rules/declarations.js';
+import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../src/lint/rules/repository-files.js';
 import { lintInterpolatedLandings } from '../src/lint/rules/kubernetes.js';
 import { lintRefinements } from '../src/lint/rules/refinements.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../src/lint/rules/sections.js';

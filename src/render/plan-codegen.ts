@@ -8,7 +8,8 @@ import { toPointer } from '../util/json.js';
 import type { Problem } from '../request/problems.js';
 import { lookup } from './resolve.js';
 
-export interface Reference {
+/** A path the generated code reads in the input value (one alternative of a placeholder's `??`). */
+export interface ValuePath {
   path: string[];
   /** Path as written, for messages. */
   text: string;
@@ -18,8 +19,8 @@ export type PlanNode =
   | { t: 'const'; value: string | number | boolean | null }
   | { t: 'object'; keys: string[]; nodes: PlanNode[]; root: boolean }
   | { t: 'array'; nodes: PlanNode[] }
-  | { t: 'value'; alternatives: Reference[]; required: boolean; at: string }
-  | { t: 'text'; parts: Array<string | Reference[]>; required: boolean; at: string };
+  | { t: 'value'; alternatives: ValuePath[]; required: boolean; at: string }
+  | { t: 'text'; parts: Array<string | ValuePath[]>; required: boolean; at: string };
 
 export interface RenderState {
   /** The key of values being read, for pointers. */
@@ -30,7 +31,7 @@ export interface RenderState {
 export type RenderFunction = (root: unknown, state: RenderState) => Record<string, unknown>;
 
 interface SiteInfo {
-  alternatives: Reference[];
+  alternatives: ValuePath[];
   at: string;
 }
 
@@ -67,7 +68,7 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
       })
       .join(' ');
 
-  const readAlternatives = (target: string, alternatives: Reference[]): void => {
+  const readAlternatives = (target: string, alternatives: ValuePath[]): void => {
     alternatives.forEach((alternative, index) => {
       const read = `${target} = root; ${readPath(target, alternative.path)}`;
       lines.push(index === 0 ? `let ${target}; ${read}` : `if (${target} === undefined) { ${read} }`);

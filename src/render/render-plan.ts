@@ -1,23 +1,19 @@
 /**
- * Render plans (compile once, run many): a collection's sections are parsed when its bundle loads;
- * the merged plan of each distinct set of included sections is built on first use and kept. A
- * render only walks a plan.
+ * Render plans (compile once, run many): a plan takes a collection's sections parsed and in render
+ * order from the collection model (src/collection/), or, from a bundle, has them parsed there; the
+ * merged plan of each distinct set of included sections is built on first use and kept. A render
+ * only walks a plan.
  */
 import type { JsonObject } from '../util/json.js';
-import { isPathPrefix, ownMember, toPointer } from '../util/json.js';
-import { parseBody, placeholderSites, type TemplateNode } from '../template/body.js';
-import { mergeTemplates, type MergeConflict } from '../template/merge.js';
-import type { Expression } from '../template/placeholder.js';
+import { isPathPrefix, ownMember } from '../util/json.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
 import { LISTED_PROBLEMS, RenderError, type Problem } from '../request/problems.js';
-import { generateRenderFunction, type PlanNode, type Reference, type RenderFunction, type RenderState } from './plan-codegen.js';
+import { isMasterFacet } from '../collection/facet.js';
+import { orderedSections, type ParsedSection, type SectionParts } from '../collection/section.js';
+import { generateRenderFunction, type RenderFunction, type RenderState } from './plan-codegen.js';
+import { mergedPlan, type PlanSite } from './plan-tree.js';
 import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
-import { MASTER_FACET, mastersFirst } from '../collection/facet.js';
-
-/** Root members that lead every manifest, in this order (CONTRACT §6). */
-const LEADING_MEMBERS = ['apiVersion', 'kind', 'metadata'];
-/** Distinct facet lists, and section sets, whose compiled plans are kept per collection. */
-const CACHE_SIZE = 256;
+import { FacetListCache, remember } from './selection-cache.js';
 
 export interface Selection {
   /** Indices into the plan's sections. */
@@ -27,42 +23,26 @@ export interface Selection {
   sites: PlanSite[];
 }
 
-/** A placeholder of a merged plan: where it lands and what it reads. */
-export interface PlanSite {
-  at: string[];
-  /** The references it reads, in order; the first with a value is the one rendered. */
-  references: string[][];
-  /** A whole placeholder puts the value itself there, so members below it come from the value too. */
-  whole: boolean;
-}
-
 interface CompiledSelection {
   render: RenderFunction;
   sites: PlanSite[];
 }
 
-interface SelectionTrie {
-  selection?: Selection;
-  next?: Map<string, SelectionTrie>;
-}
+/** A section as a bundle holds it: the plan parses it (src/collection/section.ts). */
+export type PlanSection = SectionParts;
 
-function remember<T>(cache: Map<string, T>, key: string, value: T): void {
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(key, value);
-}
-
-export interface PlanSection {
-  name: string;
-  facets: string[];
-  content: JsonObject;
-  /** JSON Pointers (into the manifest) of the placeholders that must have a value. */
-  required: string[];
-}
-
+/** A collection's sections as a bundle holds them, in any order: the plan parses and orders them. */
 export interface PlanSource {
   collection: string;
   variable: string;
-  sections: PlanSection[];
+  sections: readonly PlanSection[];
+}
+
+/** A collection's sections already parsed, in render order (masters first), as the collection model has them. */
+export interface ParsedPlanSource {
+  collection: string;
+  variable: string;
+  ordered: readonly ParsedSection[];
 }
 
 export interface RenderRequest {
@@ -76,19 +56,17 @@ export class CollectionRenderPlan {
   readonly variable: string;
   /** Every facet some section carries, sorted. */
   readonly facets: readonly string[];
-  readonly sections: readonly PlanSection[];
-  private readonly templates: TemplateNode[];
+  /** In render order: masters first (CONTRACT §4). */
+  readonly sections: readonly ParsedSection[];
   private readonly facetSet: ReadonlySet<string>;
-  /** Valid facet lists → selection (at most CACHE_SIZE lists); included sections → render function. */
-  private readonly selectionTrie: SelectionTrie = {};
-  private selectionCount = 0;
+  /** Valid facet lists → selection; included sections → render function. */
+  private readonly selections = new FacetListCache<Selection>();
   private readonly functions = new Map<string, CompiledSelection>();
 
-  constructor(source: PlanSource) {
+  constructor(source: PlanSource | ParsedPlanSource) {
     this.collection = source.collection;
     this.variable = source.variable;
-    this.sections = mastersFirst(source.sections);
-    this.templates = this.sections.map((section) => parseBody(section.content));
+    this.sections = 'ordered' in source ? source.ordered : orderedSections(source.sections);
     this.facetSet = new Set(this.sections.flatMap((section) => section.facets));
     this.facets = [...this.facetSet].sort();
   }
@@ -99,10 +77,8 @@ export class CollectionRenderPlan {
    * Valid lists are remembered, so a repeated list costs one lookup per facet.
    */
   select(facets: readonly unknown[] = []): Selection {
-    // A trie over the facet list: one map lookup per facet, no key strings to build.
-    let node: SelectionTrie | undefined = this.selectionTrie;
-    for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index] as string);
-    if (node?.selection !== undefined) return node.selection;
+    const remembered = this.selections.get(facets);
+    if (remembered !== undefined) return remembered;
     const problems: Problem[] = [];
     // Made once: a request may name a hundred thousand unknown facets.
     const known = `; its facets are ${this.facets.join(', ')}`;
@@ -117,28 +93,18 @@ export class CollectionRenderPlan {
     const requested = new Set(facets.filter((facet): facet is string => typeof facet === 'string'));
     const included: number[] = [];
     this.sections.forEach((section, index) => {
-      if (section.facets.includes(MASTER_FACET) || section.facets.some((facet) => requested.has(facet))) included.push(index);
+      if (section.master || section.facets.some((facet) => requested.has(facet))) included.push(index);
     });
     const includedKey = included.join(',');
     let compiled = this.functions.get(includedKey);
     if (compiled === undefined) {
       const sites: PlanSite[] = [];
-      compiled = { render: generateRenderFunction(this.compile(included, sites)), sites };
+      compiled = { render: generateRenderFunction(mergedPlan(this.collection, this.sections, included, sites)), sites };
       remember(this.functions, includedKey, compiled);
     }
     const selection = { included, ...compiled };
     // Only lists of distinct facets are remembered, so the trie stays as small as the facets allow.
-    if (this.selectionCount < CACHE_SIZE && requested.size === facets.length && facets.length <= this.facets.length) {
-      let trie = this.selectionTrie;
-      for (const facet of facets as string[]) {
-        trie.next ??= new Map();
-        let child = trie.next.get(facet);
-        if (child === undefined) trie.next.set(facet, (child = {}));
-        trie = child;
-      }
-      trie.selection = selection;
-      this.selectionCount++;
-    }
+    if (requested.size === facets.length && facets.length <= this.facets.length) this.selections.set(facets as string[], selection);
     return selection;
   }
 
@@ -200,7 +166,7 @@ export class CollectionRenderPlan {
 
   /** Facets (besides master) of the sections that write `at` or a member under it: what a request must select to have it. */
   facetsWriting(at: readonly string[]): string[] {
-    const writes = (section: PlanSection) => {
+    const writes = (section: ParsedSection) => {
       let node: unknown = section.content;
       for (const segment of at) {
         if (typeof node === 'string' && node.includes('{{')) return true; // a placeholder's value may hold the rest
@@ -209,7 +175,7 @@ export class CollectionRenderPlan {
       }
       return true;
     };
-    return [...new Set(this.sections.filter(writes).flatMap((section) => section.facets.filter((facet) => facet !== MASTER_FACET)))];
+    return [...new Set(this.sections.filter(writes).flatMap((section) => section.facets.filter((facet) => !isMasterFacet(facet))))];
   }
 
   /**
@@ -220,61 +186,8 @@ export class CollectionRenderPlan {
     const resolved = resolveVariable(this.variable, request.values, request.globalvars);
     if ('pointer' in resolved) return [];
     return this.select(request.facets).included.filter((index) => {
-      const sites = placeholderSites(this.templates[index]!);
+      const { sites } = this.sections[index]!;
       return sites.length === 0 || sites.some((site) => site.expressions.some((expression) => expression.references.some((reference) => lookup(resolved.value, reference.path) !== undefined)));
     });
   }
-
-  private compile(included: number[], sites: PlanSite[]): PlanNode {
-    const conflicts: MergeConflict[] = [];
-    let tree: Extract<TemplateNode, { kind: 'object' }> = { kind: 'object', members: [] };
-    const required = new Set<string>();
-    for (const index of included) {
-      tree = mergeTemplates(tree, this.templates[index] as typeof tree, conflicts);
-      for (const pointer of this.sections[index]!.required) required.add(pointer);
-    }
-    if (conflicts.length > 0) {
-      // Lint refuses such bundles; reaching this means a bundle was built without it.
-      throw new Error(`${this.collection}: sections write the same member ${conflicts.map((c) => toPointer(c.at)).join(', ')}`);
-    }
-    const leading = LEADING_MEMBERS.flatMap((name) => tree.members.filter(([member]) => member === name));
-    const rest = tree.members.filter(([member]) => !LEADING_MEMBERS.includes(member));
-    return compileNode({ kind: 'object', members: [...leading, ...rest] }, [], required, sites, true);
-  }
-}
-
-function compileNode(node: TemplateNode, at: string[], required: ReadonlySet<string>, sites: PlanSite[], root = false): PlanNode {
-  switch (node.kind) {
-    case 'scalar':
-      return { t: 'const', value: node.value };
-    case 'object':
-      if (node.members.some(([name]) => name === '__proto__')) throw new Error('a member named __proto__ cannot be rendered'); // lint refuses it
-      return {
-        t: 'object',
-        keys: node.members.map(([name]) => name),
-        nodes: node.members.map(([name, member]) => compileNode(member, [...at, name], required, sites)),
-        root,
-      };
-    case 'array':
-      return { t: 'array', nodes: node.items.map((item, index) => compileNode(item, [...at, String(index)], required, sites)) };
-    case 'placeholder': {
-      const pointer = toPointer(at);
-      const isRequired = required.has(pointer);
-      const expressions = node.template.kind === 'whole' ? [node.template.expression] : node.template.parts.filter((part): part is Expression => typeof part !== 'string');
-      sites.push({ at, references: expressions.flatMap((expression) => expression.references.map((reference) => reference.path)), whole: node.template.kind === 'whole' });
-      if (node.template.kind === 'whole') {
-        return { t: 'value', alternatives: references(node.template.expression), required: isRequired, at: pointer };
-      }
-      return {
-        t: 'text',
-        parts: node.template.parts.map((part) => (typeof part === 'string' ? part : references(part))),
-        required: isRequired,
-        at: pointer,
-      };
-    }
-  }
-}
-
-function references(expression: Expression): Reference[] {
-  return expression.references.map((reference) => ({ path: reference.path, text: reference.path.join('.') }));
 }

@@ -1,10 +1,10 @@
 /** Rules across the sections of one collection: the master section and conflicting members. */
 import { mergeTemplates, type MergeConflict } from '../../template/merge.js';
-import type { CollectionContext } from '../context.js';
+import type { CollectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
-export function lintMaster(context: CollectionContext, report: LintReport): void {
-  const parsed = context.sections.filter((section) => section.section !== undefined);
+export function lintMaster(context: CollectionModel, report: LintReport): void {
+  const parsed = context.sections.filter((section) => section.body !== undefined);
   if (parsed.length === 0) return;
   const masters = parsed.filter((section) => section.master);
   if (masters.length === 0) {
@@ -17,7 +17,7 @@ export function lintMaster(context: CollectionContext, report: LintReport): void
   }
   const declaration = context.declaration ?? {};
   for (const master of masters) {
-    const body = master.section!;
+    const body = master.body!;
     for (const member of ['apiVersion', 'kind'] as const) {
       const expected = declaration[member];
       if (typeof expected !== 'string') continue;
@@ -34,12 +34,12 @@ export function lintMaster(context: CollectionContext, report: LintReport): void
 }
 
 /** Any two sections may be rendered together, so no two may write the same non-object member. */
-export function lintConflicts(context: CollectionContext, report: LintReport): void {
-  const sections = context.sections.filter((section) => section.template !== undefined);
+export function lintConflicts(context: CollectionModel, report: LintReport): void {
+  const sections = context.sections.filter((section) => section.body !== undefined);
   for (let later = 1; later < sections.length; later++) {
     for (let earlier = 0; earlier < later; earlier++) {
       const conflicts: MergeConflict[] = [];
-      mergeTemplates(sections[earlier]!.template!, sections[later]!.template!, conflicts);
+      mergeTemplates(sections[earlier]!.template, sections[later]!.template, conflicts);
       for (const { at } of conflicts) {
         const other = sections[earlier]!.file;
         const position = other.locate(at);

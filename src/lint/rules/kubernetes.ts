@@ -10,7 +10,7 @@ import { memberType, resolveRef } from '../../schema/kind-definitions.js';
 import type { KindSchema, Schema } from '../../schema/kube-types.js';
 import type { PlaceholderSite } from '../../template/body.js';
 import { fromPointer, isPathPrefix, isPlainObject, ownMember, toPointer } from '../../util/json.js';
-import type { CollectionContext, SectionContext } from '../context.js';
+import type { CollectionModel, SectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
 /**
@@ -18,7 +18,7 @@ import type { LintReport } from '../report.js';
  * checks it. A problem where a placeholder lands (or would fill a missing member) is the caller's
  * to fix at request time; every other one is the template's.
  */
-export function lintFixedValues(context: CollectionContext, plan: CollectionRenderPlan, check: ManifestCheck, report: LintReport): void {
+export function lintFixedValues(context: CollectionModel, plan: CollectionRenderPlan, check: ManifestCheck, report: LintReport): void {
   const reported = new Set<string>();
   for (const facets of [[], ...plan.facets.map((facet) => [facet])]) {
     const selection = plan.select(facets);
@@ -43,7 +43,7 @@ export function lintFixedValues(context: CollectionContext, plan: CollectionRend
 }
 
 /** An interpolated placeholder renders a string; where Kubernetes wants a number or a boolean, it can never be right. */
-export function lintInterpolatedLandings(section: SectionContext, sites: PlaceholderSite[], kind: KindSchema, report: LintReport): void {
+export function lintInterpolatedLandings(section: SectionModel, sites: PlaceholderSite[], kind: KindSchema, report: LintReport): void {
   for (const site of sites) {
     if (site.whole) continue;
     const landing = memberType(kind, site.at);
@@ -71,10 +71,10 @@ function describe(schema: Schema, definitions: Record<string, Schema>): string {
 }
 
 /** The included section that writes the deepest part of `at`: the file to point at. */
-function writerOf(context: CollectionContext, names: string[], at: string[]): SectionContext | undefined {
-  let best: { section: SectionContext; depth: number } | undefined;
+function writerOf(context: CollectionModel, names: string[], at: string[]): SectionModel | undefined {
+  let best: { section: SectionModel; depth: number } | undefined;
   for (const section of context.sections) {
-    if (!names.includes(section.name) || section.section === undefined) continue;
+    if (!names.includes(section.name) || section.body === undefined) continue;
     const depth = deepestWritten(section, at).length;
     if (best === undefined || depth > best.depth) best = { section, depth };
   }
@@ -82,8 +82,8 @@ function writerOf(context: CollectionContext, names: string[], at: string[]): Se
 }
 
 /** The longest prefix of `at` that the section's own content has. */
-function deepestWritten(section: SectionContext, at: string[]): string[] {
-  let node: unknown = section.section;
+function deepestWritten(section: SectionModel, at: string[]): string[] {
+  let node: unknown = section.body;
   let depth = 0;
   for (const segment of at) {
     const next = isPlainObject(node) || Array.isArray(node) ? ownMember(node, segment) : undefined;

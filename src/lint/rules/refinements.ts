@@ -1,25 +1,24 @@
 /** Rules for `$values`: refinements of the generated input schema, keyed by placeholder path. */
 import { Ajv } from 'ajv';
 import { addFormats } from '../../schema/input-validator.js';
-import { placeholderSites } from '../../template/body.js';
 import { isPlainObject } from '../../util/json.js';
-import type { SectionContext } from '../context.js';
+import type { SectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
 const HINT = 'write "$values": { "<path read by a placeholder>": { "schema": { ...JSON Schema... }, "required": true } }';
 // The same formats as the validators the server compiles, so that a refinement means the same here.
 const metaValidator = addFormats(new Ajv({ strict: false }));
 
-export function lintRefinements(section: SectionContext, report: LintReport): void {
-  const refinements = section.section?.$values;
-  if (refinements === undefined || section.template === undefined) return;
+export function lintRefinements(section: SectionModel, report: LintReport): void {
+  const refinements = section.body?.$values;
+  if (refinements === undefined) return;
   const { file } = section;
   if (!isPlainObject(refinements)) {
     report.error(file, ['$values'], '"$values" must be an object', HINT);
     return;
   }
   const paths = new Set(
-    placeholderSites(section.template).flatMap((site) => site.expressions.flatMap((expression) => expression.references.map((reference) => reference.path.join('.')))),
+    section.sites.flatMap((site) => site.expressions.flatMap((expression) => expression.references.map((reference) => reference.path.join('.')))),
   );
   for (const [path, refinement] of Object.entries(refinements)) {
     const at = ['$values', path];

@@ -1,19 +1,23 @@
-/** Rules for one section file: its facets, reserved members, member names and placeholders. */
-import { contentOf, isContentMember, placeholderSites, type BodySyntaxError, parseBody } from '../../template/body.js';
+/** Rules for one section file: its shape, facets, reserved members, member names and placeholders. */
+import { isContentMember } from '../../template/body.js';
 import { referenceToString, VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { FACET_PATTERN } from '../../collection/facet.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
-import type { CollectionContext, SectionContext } from '../context.js';
+import type { CollectionModel, SectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
 export const RESERVED_MEMBERS = new Set(['$description', '$values']);
 export const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
-export function lintFacets(section: SectionContext, report: LintReport): void {
+export function lintIsObject(section: SectionModel, report: LintReport): void {
+  if (section.file.value !== undefined && section.body === undefined) report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Sections"');
+}
+
+export function lintFacets(section: SectionModel, report: LintReport): void {
   const { file } = section;
-  const facets = section.section?.facets;
-  if (section.section === undefined) return;
+  const facets = section.body?.facets;
+  if (section.body === undefined) return;
   if (facets === undefined) {
     report.error(file, [], 'section has no "facets"', 'add "facets": ["master"] for a core section, or e.g. ["addon:spec", "addon:ports"] for an optional feature');
     return;
@@ -44,8 +48,8 @@ export function lintFacets(section: SectionContext, report: LintReport): void {
   });
 }
 
-export function lintReservedMembers(section: SectionContext, report: LintReport): void {
-  const value = section.section;
+export function lintReservedMembers(section: SectionModel, report: LintReport): void {
+  const value = section.body;
   if (value === undefined) return;
   for (const name of Object.keys(value)) {
     if (name.startsWith('$') && !RESERVED_MEMBERS.has(name)) {
@@ -61,7 +65,7 @@ export function lintReservedMembers(section: SectionContext, report: LintReport)
 }
 
 /** Member names are never templated and never reach into prototypes. */
-export function lintMemberNames(section: SectionContext, report: LintReport): void {
+export function lintMemberNames(section: SectionModel, report: LintReport): void {
   const visit = (value: JsonValue, at: string[]): void => {
     if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...at, String(index)]));
     else if (isPlainObject(value)) {
@@ -72,21 +76,19 @@ export function lintMemberNames(section: SectionContext, report: LintReport): vo
       }
     }
   };
-  if (section.section === undefined) return;
-  for (const [name, member] of Object.entries(section.section)) if (isContentMember(name)) visit({ [name]: member } as JsonObject, []);
+  if (section.body === undefined) return;
+  for (const [name, member] of Object.entries(section.body)) if (isContentMember(name)) visit({ [name]: member } as JsonObject, []);
 }
 
-export function lintPlaceholders(context: CollectionContext, section: SectionContext, report: LintReport): void {
-  if (section.section === undefined || section.template === undefined) return;
-  const errors: BodySyntaxError[] = [];
-  parseBody(contentOf(section.section), errors);
-  for (const { at, error } of errors) {
+export function lintPlaceholders(context: CollectionModel, section: SectionModel, report: LintReport): void {
+  if (section.body === undefined) return;
+  for (const { at, error } of section.syntaxErrors) {
     report.error(section.file, section.file.locateInString(at, error.offset), `malformed placeholder: ${error.message}`, error.hint);
   }
   const declared = context.declaration?.variable;
   // A malformed variable is reported on collection.json; comparing against it would only echo that.
   const variable = typeof declared === 'string' && VARIABLE_PATTERN.test(declared) ? declared : undefined;
-  for (const site of placeholderSites(section.template)) {
+  for (const site of section.sites) {
     for (const expression of site.expressions) {
       for (const reference of expression.references) {
         const forbidden = reference.path.find((segment) => FORBIDDEN_NAMES.has(segment));

@@ -1,11 +1,11 @@
-/** Rules for repository.json and collection.json. */
+/** Rules for the files that name a repository and its collections: repository.json and collection.json. */
 import { SCHEMAS_DIR } from '../../bundle/dist-layout.js';
 import { RELEASE_PATTERN as SEMVER_PATTERN } from '../../release/release.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
 import { VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { isPlainObject, type JsonObject } from '../../util/json.js';
-import type { CollectionContext } from '../context.js';
+import type { CollectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
@@ -75,7 +75,7 @@ export function lintRepositoryDeclaration(repository: RepositorySource, report: 
   }
 }
 
-export function lintCollectionDeclaration(context: CollectionContext, report: LintReport): void {
+export function lintCollectionDeclaration(context: CollectionModel, report: LintReport): void {
   const { source } = context;
   const value = context.declaration;
   if (value === undefined) return;
@@ -101,7 +101,7 @@ export function lintCollectionDeclaration(context: CollectionContext, report: Li
 }
 
 /** Two collections of one repository may not share a variable: one globalvars map serves them all. */
-export function lintVariablesUnique(contexts: CollectionContext[], report: LintReport): void {
+export function lintVariablesUnique(contexts: CollectionModel[], report: LintReport): void {
   const owners = new Map<string, string>();
   for (const context of contexts) {
     const variable = context.declaration?.variable;
