@@ -1,41 +1,35 @@
+/// <reference lib="dom" />
 // The values form, built from the collection's input schema: for the values entry the collection's
 // variable reads, the fields of the inputs the selected facets' sections read (or, when the server
 // does not say which those are, of the whole schema). Enums are selects, required members are
 // marked and always shown, descriptions are help text. Entries and members the schema does not
 // describe are edited as they are, each leaf keeping its JSON type while the text allows.
 
-import { el, isObject, pointerOf } from './dom.js';
-import { childSchema, emptyValue, fieldOf, parseText, textHint } from './schema.js';
+import { isPlainObject, type JsonValue } from '../util/json.js';
+import { el, pointerOf } from './dom.js';
+import {
+  type EditOptions,
+  type FormBuild,
+  type FormContext,
+  helpFor,
+  type InputTree,
+  jsonEditor,
+  labelText,
+  removeButton,
+  selectEditor,
+  textEditor,
+  untyped,
+} from './form-fields.js';
+import { childSchema, emptyValue, type Field, fieldOf } from './schema.js';
+import { getAt, setAt } from './values-at.js';
 
-// ---- Values at a path ------------------------------------------------------------------------------
+export type { FormContext } from './form-fields.js';
 
-function getAt(root, segments) {
-  let node = root;
-  for (const segment of segments) {
-    if (node === null || typeof node !== 'object') return undefined;
-    node = node[segment];
-  }
-  return node;
-}
-
-/** Sets (or, for undefined, removes) the value at a path, making the objects and lists above it. */
-function setAt(root, segments, value) {
-  let node = root;
-  segments.slice(0, -1).forEach((segment, index) => {
-    if (node[segment] === null || typeof node[segment] !== 'object') node[segment] = /^\d+$/.test(segments[index + 1]) ? [] : {};
-    node = node[segment];
-  });
-  const last = segments.at(-1);
-  if (value !== undefined) node[last] = value;
-  else if (Array.isArray(node)) node.splice(Number(last), 1);
-  else delete node[last];
-}
-
-// ---- Input paths -----------------------------------------------------------------------------------
+type Compound<K extends Field['kind']> = Extract<Field, { kind: K }>;
 
 /** Input paths (`spec.ports`) as a tree of member names; null marks a path read whole. */
-function treeOf(paths) {
-  const tree = new Map();
+function treeOf(paths: readonly string[]): InputTree {
+  const tree: InputTree = new Map();
   for (const path of paths) {
     let node = tree;
     const segments = path.split('.');
@@ -43,25 +37,12 @@ function treeOf(paths) {
       if (index === segments.length - 1) node.set(segment, null);
       else if (node.get(segment) !== null) {
         if (!node.has(segment)) node.set(segment, new Map());
-        node = node.get(segment);
+        node = node.get(segment)!;
       } else node = new Map(); // an ancestor is read whole already: it shows this member too
     });
   }
   return tree;
 }
-
-// ---- Help text -------------------------------------------------------------------------------------
-
-/** The first sentence of a description (at most about 160 characters), and the rest (all of it, when the sentence was cut). */
-function firstSentence(text) {
-  const match = /^([^\n]{12,}?[.!?])\s+(?=[A-Z"`'(*])/.exec(text) ?? /^([^\n]+)\n/.exec(text);
-  const [first, rest] = match ? [match[1], text.slice(match[0].length).trim()] : [text, ''];
-  if (first.length <= 200) return [first, rest];
-  const cut = first.lastIndexOf(' ', 160);
-  return [`${first.slice(0, cut > 80 ? cut : 160)}…`, text];
-}
-
-// ---- The builder -----------------------------------------------------------------------------------
 
 /**
  * Builds the form into `container`. `context`: `values` (the request's values, edited in place),
@@ -70,9 +51,9 @@ function firstSentence(text) {
  * `shown` (a Set of pointers of members added but not yet given a value), `onValue()` after an edit,
  * `onStructure(focusPointer)` after a member or item was added or removed (build again).
  */
-export function buildValuesForm(container, context) {
+export function buildValuesForm(container: HTMLElement, context: FormContext): void {
   let count = 0;
-  const c = { ...context, unread: [], id: (prefix = 'field') => `${prefix}-${count++}` };
+  const c: FormBuild = { ...context, unread: [], id: (prefix = 'field') => `${prefix}-${count++}` };
   container.replaceChildren();
   const entries = Object.keys(c.values);
   if (c.schema && c.entry !== undefined && !entries.includes(c.entry)) entries.unshift(c.entry);
@@ -91,8 +72,8 @@ export function buildValuesForm(container, context) {
   }
 }
 
-/** A value's editor, by the kind of field its schema needs. `options`: container, required, tree (the input paths below), removable (a Remove button), inArray. */
-function editField(c, field, segments, label, options) {
+/** A value's editor, by the kind of field its schema needs. */
+function editField(c: FormBuild, field: Field, segments: string[], label: string, options: EditOptions): void {
   switch (field.kind) {
     case 'object':
     case 'map':
@@ -109,95 +90,9 @@ function editField(c, field, segments, label, options) {
   }
 }
 
-function labelText(text, required) {
-  return [text, ...(required ? [' ', el('span', { className: 'required' }, 'required')] : [])];
-}
-
-/** Help text from a description: the first sentence, the rest behind "more". Returns [element, id]. */
-function helpFor(c, description) {
-  const text = description.trim();
-  if (!text) return [undefined, undefined];
-  const id = c.id('help');
-  const [first, rest] = firstSentence(text);
-  if (!rest) return [el('p', { className: 'help', id }, text), id];
-  return [el('details', { className: 'help' }, el('summary', { id }, first), el('p', {}, rest)), id];
-}
-
-function removeButton(c, segments, label) {
-  const button = el('button', { type: 'button', className: 'remove', textContent: 'Remove', attrs: { 'aria-label': `Remove ${label}` } });
-  button.addEventListener('click', () => {
-    setAt(c.values, segments, undefined);
-    c.shown.delete(pointerOf(segments));
-    c.onStructure(pointerOf(segments.slice(0, -1)));
-  });
-  return button;
-}
-
-/** One row: label, control, remove button, help; the control carries the pointer errors find. */
-function row(c, { control, segments, label, required, description, removable, container }) {
-  const id = c.id();
-  control.id = id;
-  control.dataset.pointer = pointerOf(segments);
-  if (required) control.setAttribute('aria-required', 'true');
-  const [help, helpId] = helpFor(c, description);
-  if (helpId) control.setAttribute('aria-describedby', helpId);
-  const field = el('div', { className: 'field' }, el('label', { htmlFor: id }, ...labelText(label, required)), control, removable ? removeButton(c, segments, label) : undefined, help);
-  container.append(field);
-}
-
-function textEditor(c, field, segments, label, options) {
-  const value = getAt(c.values, segments);
-  const control = el('input', { type: 'text', spellcheck: false, placeholder: textHint(field), value: value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value) });
-  control.addEventListener('input', () => {
-    // An empty field leaves the member out; in a list the item stays, as an empty string.
-    setAt(c.values, segments, control.value === '' && !options.inArray ? undefined : parseText(control.value, field));
-    c.onValue();
-  });
-  row(c, { control, segments, label, required: options.required, description: field.description, removable: options.removable, container: options.container });
-}
-
-/** An enum (its values) or a boolean (true, false) as a select; "not set" leaves the member out. */
-function selectEditor(c, field, segments, label, options) {
-  const value = getAt(c.values, segments);
-  const choices = field.kind === 'enum' ? field.values : [true, false];
-  const control = el('select');
-  if (!options.inArray) control.append(el('option', { value: '', textContent: options.required ? '— choose —' : '(not set)' }));
-  choices.forEach((choice, index) => control.append(el('option', { value: String(index), textContent: typeof choice === 'string' ? choice : JSON.stringify(choice) })));
-  const current = choices.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(value));
-  if (value !== undefined && current === -1) control.append(el('option', { value: 'other', textContent: `${JSON.stringify(value)} (not one of the choices)` }));
-  control.value = value === undefined ? '' : current === -1 ? 'other' : String(current);
-  control.addEventListener('change', () => {
-    if (control.value === 'other') return;
-    setAt(c.values, segments, control.value === '' ? undefined : choices[Number(control.value)]);
-    c.onValue();
-  });
-  row(c, { control, segments, label, required: options.required, description: field.description, removable: options.removable, container: options.container });
-}
-
-/** Any JSON: the text is read as JSON where it parses, else as a string; an object or list in a text area. */
-function jsonEditor(c, field, segments, label, options) {
-  const value = getAt(c.values, segments);
-  const structured = value !== null && typeof value === 'object';
-  const control = structured
-    ? el('textarea', { rows: Math.min(8, JSON.stringify(value, null, 2).split('\n').length), spellcheck: false, value: JSON.stringify(value, null, 2) })
-    : el('input', { type: 'text', spellcheck: false, placeholder: 'JSON', value: value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value) });
-  control.addEventListener('input', () => {
-    const text = control.value;
-    let parsed = text;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      if (/^\s*[[{]/.test(text)) return; // an object or list being typed: wait until it parses
-    }
-    setAt(c.values, segments, text === '' && !options.inArray ? undefined : parsed);
-    c.onValue();
-  });
-  row(c, { control, segments, label, required: options.required, description: field.description, removable: options.removable, container: options.container });
-}
-
-function fieldsetFor(c, segments, label, { required, description, removable, container }) {
+function fieldsetFor(c: FormBuild, field: Field, segments: string[], label: string, { required, removable, container }: EditOptions): HTMLFieldSetElement {
   const set = el('fieldset', { dataset: { pointer: pointerOf(segments) } }, el('legend', {}, ...labelText(label, required)));
-  const [help, helpId] = helpFor(c, description);
+  const [help, helpId] = helpFor(c, field.description);
   if (help) {
     set.append(help);
     set.setAttribute('aria-describedby', helpId);
@@ -212,14 +107,14 @@ function fieldsetFor(c, segments, label, { required, description, removable, con
  * the required ones, and, where the whole value is an input, those it has and those just added;
  * the others can be added. Below an input (`tree` names the inputs), only the inputs are shown.
  */
-function objectEditor(c, field, segments, label, options) {
+function objectEditor(c: FormBuild, field: Compound<'object' | 'map'>, segments: string[], label: string, options: EditOptions): void {
   const value = getAt(c.values, segments);
-  const present = isObject(value) ? value : {};
+  const present: Record<string, JsonValue> = isPlainObject(value) ? (value as Record<string, JsonValue>) : {};
   const below = options.tree; // undefined: this whole value is an input
-  const required = field.kind === 'object' ? field.required : new Set();
-  const set = fieldsetFor(c, segments, label, { required: options.required, description: field.description, removable: options.removable, container: options.container });
+  const required = field.kind === 'object' ? field.required : new Set<string>();
+  const set = fieldsetFor(c, field, segments, label, options);
   const known = field.kind === 'object' ? Object.keys(field.properties) : [];
-  const wanted = (name) => required.has(name) || below?.has(name) || (below === undefined && (name in present || c.shown.has(pointerOf([...segments, name]))));
+  const wanted = (name: string) => required.has(name) || below?.has(name) || (below === undefined && (name in present || c.shown.has(pointerOf([...segments, name]))));
   const names = [...known.filter(wanted), ...[...(below?.keys() ?? []), ...Object.keys(present)].filter((name) => !known.includes(name) && wanted(name))];
   for (const name of [...new Set(names)]) {
     const schema = childSchema(field, name);
@@ -228,7 +123,7 @@ function objectEditor(c, field, segments, label, options) {
       untyped(c, present[name], path, name, set, 'not in the schema');
       continue;
     }
-    const child = fieldOf(schema, c.schema);
+    const child = fieldOf(schema, c.schema!);
     // Below an input, a map's entries and the optional members that hold an object, list or any JSON can be removed (a text is emptied instead).
     const removable = below === undefined && (field.kind === 'map' || (!required.has(name) && name in present && ['object', 'map', 'array', 'json'].includes(child.kind)));
     editField(c, child, path, name, { container: set, required: required.has(name), tree: below?.get(name) ?? undefined, removable });
@@ -242,10 +137,11 @@ function objectEditor(c, field, segments, label, options) {
 }
 
 /** A select of the members not shown yet, and a button that adds the chosen one. */
-function addMember(c, field, segments, label, absent, set) {
+function addMember(c: FormBuild, field: Compound<'object'>, segments: string[], label: string, absent: string[], set: HTMLElement): void {
   if (absent.length === 0) return;
   const id = c.id('add');
-  const select = el('select', { id }, el('option', { value: '', textContent: 'choose a member…' }), ...absent.map((name) => el('option', { value: name, textContent: name, title: fieldOf(field.properties[name], c.schema).description })));
+  const choices = absent.map((name) => el('option', { value: name, textContent: name, title: fieldOf(field.properties[name], c.schema!).description }));
+  const select = el('select', { id }, el('option', { value: '', textContent: 'choose a member…' }), ...choices);
   const button = el('button', { type: 'button', textContent: 'Add', attrs: { 'aria-label': `Add the chosen member to ${label}` } });
   button.addEventListener('click', () => {
     if (!select.value) return select.focus();
@@ -257,14 +153,14 @@ function addMember(c, field, segments, label, absent, set) {
 }
 
 /** A map's new entry: a name and a button. */
-function addEntry(c, field, segments, label, present, set) {
+function addEntry(c: FormBuild, field: Compound<'map'>, segments: string[], label: string, present: Record<string, JsonValue>, set: HTMLElement): void {
   const id = c.id('add');
   const name = el('input', { type: 'text', id, spellcheck: false, placeholder: 'name' });
   const button = el('button', { type: 'button', textContent: 'Add', attrs: { 'aria-label': `Add an entry to ${label}` } });
   const add = () => {
     if (!name.value || name.value in present) return name.focus();
     const path = [...segments, name.value];
-    setAt(c.values, path, emptyValue(fieldOf(field.additional, c.schema)) ?? '');
+    setAt(c.values, path, emptyValue(fieldOf(field.additional, c.schema!)) ?? '');
     c.onStructure(pointerOf(path));
   };
   button.addEventListener('click', add);
@@ -278,11 +174,11 @@ function addEntry(c, field, segments, label, present, set) {
 }
 
 /** A list: its items, each with a remove button, and a button that adds one. */
-function arrayEditor(c, field, segments, label, options) {
+function arrayEditor(c: FormBuild, field: Compound<'array'>, segments: string[], label: string, options: EditOptions): void {
   const value = getAt(c.values, segments);
   const items = Array.isArray(value) ? value : [];
-  const set = fieldsetFor(c, segments, label, { required: options.required, description: field.description, removable: options.removable, container: options.container });
-  const item = fieldOf(field.items, c.schema);
+  const set = fieldsetFor(c, field, segments, label, options);
+  const item = fieldOf(field.items, c.schema!);
   items.forEach((_, index) => {
     const path = [...segments, String(index)];
     const structured = ['object', 'map', 'array'].includes(item.kind);
@@ -296,39 +192,4 @@ function arrayEditor(c, field, segments, label, options) {
     c.onStructure(pointerOf(path));
   });
   set.append(el('div', { className: 'add' }, button));
-}
-
-// ---- Values the schema does not describe -----------------------------------------------------------
-
-/** Keeps a leaf's JSON type where the text allows it: "80" stays a number, "http" becomes a string. */
-function parseLeaf(text, type) {
-  if (type === 'number' && text.trim() !== '' && Number.isFinite(Number(text))) return Number(text);
-  if (type === 'null' && text === 'null') return null;
-  return text;
-}
-
-function untyped(c, node, segments, label, container, note) {
-  if (node !== null && typeof node === 'object') {
-    const set = el('fieldset', { dataset: { pointer: pointerOf(segments) } }, el('legend', { textContent: label }));
-    if (note) set.append(el('p', { className: 'help', textContent: note }));
-    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) untyped(c, child, [...segments, String(key)], String(key), set);
-    container.append(set);
-    return;
-  }
-  let control;
-  if (typeof node === 'boolean') {
-    control = el('input', { type: 'checkbox', checked: node });
-    control.addEventListener('change', () => {
-      setAt(c.values, segments, control.checked);
-      c.onValue();
-    });
-  } else {
-    const type = node === null ? 'null' : typeof node;
-    control = el('input', { type: 'text', spellcheck: false, value: node === null ? 'null' : String(node ?? '') });
-    control.addEventListener('input', () => {
-      setAt(c.values, segments, parseLeaf(control.value, type));
-      c.onValue();
-    });
-  }
-  row(c, { control, segments, label, description: note ?? '', container });
 }
