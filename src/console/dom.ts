@@ -20,7 +20,11 @@ type Properties<K extends keyof HTMLElementTagNameMap> = Partial<Omit<HTMLElemen
 };
 
 /** An element with properties (`className`, `htmlFor`, `value` …), `data-*` from `dataset`, attributes from `attrs`, and children. */
-export function el<K extends keyof HTMLElementTagNameMap>(tag: K, properties: Properties<K> = {}, ...children: Array<Node | string | undefined>): HTMLElementTagNameMap[K] {
+export function el<K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  properties: Properties<K> = {},
+  ...children: Array<Node | string | undefined>
+): HTMLElementTagNameMap[K] {
   const { dataset, attrs, ...rest } = properties;
   const element = Object.assign(document.createElement(tag), rest);
   Object.assign(element.dataset, dataset ?? {});
@@ -30,7 +34,9 @@ export function el<K extends keyof HTMLElementTagNameMap>(tag: K, properties: Pr
 }
 
 /** Every element `selector` finds, typed. */
-export const all = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T[] => [...root.querySelectorAll<T>(selector)];
+export const all = <T extends Element = HTMLElement>(selector: string, root: ParentNode = document): T[] => [
+  ...root.querySelectorAll<T>(selector),
+];
 
 /** The value of the checked radio of a group (`mode`, `format`). */
 export const checkedValue = (name: string): string => document.querySelector<HTMLInputElement>(`input[name="${name}"]:checked`)!.value;

@@ -33,13 +33,19 @@ export function buildFacets(collection: CollectionDocument, onChange: () => void
       ),
     );
     box.setAttribute('aria-describedby', note.id);
-    list.append(el('div', { className: 'facet' }, box, el('label', { htmlFor: id, textContent: master ? `${MASTER_FACET} (always on)` : facet }), note));
+    const label = el('label', { htmlFor: id, textContent: master ? `${MASTER_FACET} (always on)` : facet });
+    list.append(el('div', { className: 'facet' }, box, label, note));
   }
   $<HTMLFieldSetElement>('facets').disabled = false;
 }
 
 /** The facets a request names: master, and the ticked ones. */
-export const selectedFacets = (): string[] => [MASTER_FACET, ...boxes(':checked').map((box) => box.value).filter((facet) => !isMasterFacet(facet))];
+export const selectedFacets = (): string[] => [
+  MASTER_FACET,
+  ...boxes(':checked')
+    .map((box) => box.value)
+    .filter((facet) => !isMasterFacet(facet)),
+];
 
 /** Ticks the facets an example names (master stays on). */
 export function chooseFacets(facets: readonly string[]): void {
@@ -56,5 +62,6 @@ export function selectedInputs(): string[] | undefined {
   const sections = state.collection?.sections ?? [];
   if (!sections.every((section) => Array.isArray(section.inputs))) return undefined;
   const facets = new Set(selectedFacets());
-  return [...new Set(sections.filter((section) => section.facets.some((facet) => facets.has(facet))).flatMap((section) => section.inputs!))].sort();
+  const read = sections.filter((section) => section.facets.some((facet) => facets.has(facet))).flatMap((section) => section.inputs!);
+  return [...new Set(read)].sort();
 }

@@ -59,7 +59,10 @@ export function helpFor(c: FormBuild, description: string): [HTMLElement, string
   return [el('details', { className: 'help' }, el('summary', { id }, first), el('p', {}, rest)), id];
 }
 
-export const labelText = (text: string, required: boolean | undefined): Array<string | HTMLElement> => [text, ...(required ? [' ', el('span', { className: 'required' }, 'required')] : [])];
+export const labelText = (text: string, required: boolean | undefined): Array<string | HTMLElement> => [
+  text,
+  ...(required ? [' ', el('span', { className: 'required' }, 'required')] : []),
+];
 
 // ---- Rows ------------------------------------------------------------------------------------------
 
@@ -91,8 +94,8 @@ function row(c: FormBuild, { control, segments, label, required, description, re
   if (required) control.setAttribute('aria-required', 'true');
   const [help, helpId] = helpFor(c, description);
   if (helpId) control.setAttribute('aria-describedby', helpId);
-  const field = el('div', { className: 'field' }, el('label', { htmlFor: id }, ...labelText(label, required)), control, removable ? removeButton(c, segments, label) : undefined, help);
-  container.append(field);
+  const remove = removable ? removeButton(c, segments, label) : undefined;
+  container.append(el('div', { className: 'field' }, el('label', { htmlFor: id }, ...labelText(label, required)), control, remove, help));
 }
 
 const rowOf = (control: Row['control'], field: Field, segments: string[], label: string, options: EditOptions): Row => ({
@@ -106,7 +109,8 @@ const rowOf = (control: Row['control'], field: Field, segments: string[], label:
 });
 
 /** A value as the text of an input: a string as it is, anything else as JSON. */
-const asText = (value: JsonValue | undefined): string => (value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value));
+const asText = (value: JsonValue | undefined): string =>
+  value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
 
 // ---- Editors of single values ----------------------------------------------------------------------
 
@@ -168,7 +172,14 @@ function parseLeaf(text: string, type: string): JsonValue {
   return text;
 }
 
-export function untyped(c: FormBuild, node: JsonValue | undefined, segments: string[], label: string, container: HTMLElement, note?: string): void {
+export function untyped(
+  c: FormBuild,
+  node: JsonValue | undefined,
+  segments: string[],
+  label: string,
+  container: HTMLElement,
+  note?: string,
+): void {
   if (node !== null && typeof node === 'object') {
     const set = el('fieldset', { dataset: { pointer: pointerOf(segments) } }, el('legend', { textContent: label }));
     if (note) set.append(el('p', { className: 'help', textContent: note }));

@@ -90,7 +90,8 @@ function editField(c: FormBuild, field: Field, segments: string[], label: string
   }
 }
 
-function fieldsetFor(c: FormBuild, field: Field, segments: string[], label: string, { required, removable, container }: EditOptions): HTMLFieldSetElement {
+function fieldsetFor(c: FormBuild, field: Field, segments: string[], label: string, options: EditOptions): HTMLFieldSetElement {
+  const { required, removable, container } = options;
   const set = el('fieldset', { dataset: { pointer: pointerOf(segments) } }, el('legend', {}, ...labelText(label, required)));
   const [help, helpId] = helpFor(c, field.description);
   if (help) {
@@ -153,7 +154,14 @@ function addMember(c: FormBuild, field: Compound<'object'>, segments: string[], 
 }
 
 /** A map's new entry: a name and a button. */
-function addEntry(c: FormBuild, field: Compound<'map'>, segments: string[], label: string, present: Record<string, JsonValue>, set: HTMLElement): void {
+function addEntry(
+  c: FormBuild,
+  field: Compound<'map'>,
+  segments: string[],
+  label: string,
+  present: Record<string, JsonValue>,
+  set: HTMLElement,
+): void {
   const id = c.id('add');
   const name = el('input', { type: 'text', id, spellcheck: false, placeholder: 'name' });
   const button = el('button', { type: 'button', textContent: 'Add', attrs: { 'aria-label': `Add an entry to ${label}` } });

@@ -21,15 +21,19 @@ export function entryModules(page: string): string[] {
   return [...page.matchAll(new RegExp(`<script\\b[^>]*\\bsrc="${prefix}([^"]+)"`, 'g'))].map((match) => match[1]!);
 }
 
-/** The static imports of a compiled module: `import … from '…'`, `export … from '…'` and `import '…'`, each at a line's start as tsc writes them. */
-export const importsOf = (source: string): string[] =>
-  [...source.matchAll(/^(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm)].map((match) => (match[1] ?? match[2])!);
+/** `import … from '…'` and `export … from '…'`, or `import '…'`, at a line's start as tsc writes them. */
+const IMPORT = /^(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
+
+/** The static imports of a compiled module. */
+const importsOf = (source: string): string[] => [...source.matchAll(IMPORT)].map((match) => (match[1] ?? match[2])!);
 
 /** Reads the entries of `page` from `libDir` and every module they import, transitively. */
 export function consoleModules(libDir: string, page: string): ConsoleModules {
   const modules = new Map<string, string>();
   const pending = entryModules(page);
-  if (pending.length === 0) throw new Error(`the console page loads no module from ${MODULES_URL}: its <script type="module"> tags name none`);
+  if (pending.length === 0) {
+    throw new Error(`the console page loads no module from ${MODULES_URL}: its <script type="module"> tags name none`);
+  }
   while (pending.length > 0) {
     const file = pending.pop()!;
     if (modules.has(file)) continue;
@@ -45,7 +49,9 @@ export function consoleModules(libDir: string, page: string): ConsoleModules {
 /** An import's path in lib/, as a browser resolves it from the importing module's URL. */
 function resolveImport(from: string, specifier: string): string {
   const where = `the console module lib/${from} imports "${specifier}"`;
-  if (!/^\.\.?\//.test(specifier)) throw new Error(`${where}: a browser loads only relative imports from this server; import a module of src/ by its relative path`);
+  if (!/^\.\.?\//.test(specifier)) {
+    throw new Error(`${where}: a browser loads only relative imports from this server; import a module of src/ by its relative path`);
+  }
   const resolved = path.posix.normalize(path.posix.join(path.posix.dirname(from), specifier));
   if (resolved.startsWith('../')) throw new Error(`${where}, which is outside lib/`);
   return resolved;

@@ -15,7 +15,8 @@ export function warningHeader(text: string): string {
 /** The texts of a Warning header's values, as a client reads them. */
 export function warningTexts(header: string | null): string[] {
   if (header === null) return [];
-  return [...header.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => new TextDecoder().decode(bytesOf(match[1]!.replace(/\\(.)/g, '$1'))));
+  const quoted = [...header.matchAll(/\d{3} \S+ "((?:[^"\\]|\\.)*)"/g)].map((match) => match[1]!.replace(/\\(.)/g, '$1'));
+  return quoted.map((text) => new TextDecoder().decode(bytesOf(text)));
 }
 
 /** Bytes as the Latin-1 characters a header carries them as, one character per byte. */

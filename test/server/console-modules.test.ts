@@ -11,7 +11,10 @@ import { ROOT, tempDir } from '../helpers/repos.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 /** Files under a folder, as paths relative to it. */
-const filesIn = (dir: string): string[] => readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => entry.isFile()).map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
+const filesIn = (dir: string): string[] =>
+  readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.relative(dir, path.join(entry.parentPath, entry.name)));
 
 describe('the console modules a browser loads', () => {
   let server: TestServer;
@@ -20,10 +23,11 @@ describe('the console modules a browser loads', () => {
   });
   afterAll(() => server.close());
 
-  /** What a browser fetches: the page's module scripts, then each import, resolved as URLs resolve (the browser's rule, not the server's). */
+  /** What a browser fetches: the page's module scripts, then each import, resolved as URLs resolve (a browser's rule). */
   async function loadedByBrowser(): Promise<Map<string, Response>> {
     const page = await (await fetch(`${server.url}/console`)).text();
-    const pending = [...page.matchAll(/<script type="module" src="([^"]+)"/g)].map((match) => new URL(match[1]!, server.url + '/console').href);
+    const scripts = [...page.matchAll(/<script type="module" src="([^"]+)"/g)].map((match) => match[1]!);
+    const pending = scripts.map((src) => new URL(src, server.url + '/console').href);
     const loaded = new Map<string, Response>();
     while (pending.length > 0) {
       const url = pending.pop()!;
@@ -47,9 +51,10 @@ describe('the console modules a browser loads', () => {
     }
     // Each module of src/ outside src/console that a console module imports for its code (not only its types).
     const sources = filesIn(path.join(ROOT, 'src/console')).filter((file) => file.endsWith('.ts'));
-    const shared = sources.flatMap((file) =>
-      [...readFileSync(path.join(ROOT, 'src/console', file), 'utf8').matchAll(/^import (?!type )[^'"\n]*from '\.\.\/([^']+)'/gm)].map((match) => match[1]!),
-    );
+    const shared = sources.flatMap((file) => {
+      const source = readFileSync(path.join(ROOT, 'src/console', file), 'utf8');
+      return [...source.matchAll(/^import (?!type )[^'"\n]*from '\.\.\/([^']+)'/gm)].map((match) => match[1]!);
+    });
     expect(shared.length).toBeGreaterThan(0);
     const urls = [...loaded.keys()].map((url) => new URL(url).pathname);
     for (const module of shared) expect(urls, module).toContain(`/console/lib/${module}`);
@@ -57,9 +62,12 @@ describe('the console modules a browser loads', () => {
 
   it('serves no other file of lib/', async () => {
     const loaded = new Set([...(await loadedByBrowser()).keys()].map((url) => new URL(url).pathname));
-    const others = filesIn(path.join(ROOT, 'lib')).map((file) => `/console/lib/${file.split(path.sep).join('/')}`).filter((url) => !loaded.has(url));
+    const urls = filesIn(path.join(ROOT, 'lib')).map((file) => `/console/lib/${file.split(path.sep).join('/')}`);
+    const others = urls.filter((url) => !loaded.has(url));
     expect(others.length).toBeGreaterThan(0);
-    for (const url of others.filter((url) => url.endsWith('.js')).slice(0, 40)) expect((await fetch(server.url + url)).status, url).toBe(404);
+    for (const url of others.filter((url) => url.endsWith('.js')).slice(0, 40)) {
+      expect((await fetch(server.url + url)).status, url).toBe(404);
+    }
     expect((await fetch(`${server.url}/console/lib/console/console.js.map`)).status).toBe(404);
   });
 });
@@ -78,7 +86,7 @@ describe('reading the console modules at start', () => {
 
   it('follows relative imports and re-exports out of the console folder, and nothing else', () => {
     const dir = lib({
-      'console/main.js': "import { a } from './a.js';\nexport { b } from '../util/b.js';\nconst text = 'from \"./not-an-import.js\"';\n",
+      'console/main.js': [`import { a } from './a.js';`, `export { b } from '../util/b.js';`, `const t = 'from "./no.js"';`].join('\n'),
       'console/a.js': "import '../util/c.js';\nexport const a = 1;\n",
       'util/b.js': 'export const b = 2;\n',
       'util/c.js': '',
@@ -96,6 +104,7 @@ describe('reading the console modules at start', () => {
     expect(() => consoleModules(lib({ 'console/main.js': "import { readFileSync } from 'node:fs';\n" }), PAGE)).toThrow(
       'the console module lib/console/main.js imports "node:fs": a browser loads only relative imports from this server',
     );
-    expect(() => consoleModules(lib({ 'console/main.js': "import '../../outside.js';\n" }), PAGE)).toThrow('imports "../../outside.js", which is outside lib/');
+    const outside = lib({ 'console/main.js': "import '../../outside.js';\n" });
+    expect(() => consoleModules(outside, PAGE)).toThrow('imports "../../outside.js", which is outside lib/');
   });
 });

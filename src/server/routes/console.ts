@@ -40,14 +40,15 @@ export function consoleRoutes(router: Router): void {
   const html = readFileSync(path.join(ASSETS, 'index.html'), 'utf8');
   const compiled = consoleModules(LIB, html);
   // Only a checkout whose TypeScript was never compiled lacks them (the server then runs from src/, as in tests).
-  const page =
-    'missing' in compiled
-      ? serve(`The console is not compiled: lib/${compiled.missing} is missing. Run \`npm run compile\` (tsc writes lib/ from src/) and start the server again.\n`, '.txt', 503)
-      : serve(html, '.html');
+  const notCompiled = (missing: string) =>
+    `The console is not compiled: lib/${missing} is missing. ` +
+    'Run `npm run compile` (tsc writes lib/ from src/) and start the server again.\n';
+  const page = 'missing' in compiled ? serve(notCompiled(compiled.missing), '.txt', 503) : serve(html, '.html');
   router.get('/', page);
   router.get('/console', page);
   const styles = readdirSync(ASSETS).filter((name) => name.endsWith('.css'));
   for (const name of styles.sort()) router.get(`/console/${name}`, serve(readFileSync(path.join(ASSETS, name), 'utf8'), '.css'));
   if ('missing' in compiled) return;
-  for (const [file, source] of [...compiled.modules].sort(([a], [b]) => (a < b ? -1 : 1))) router.get(MODULES_URL + file, serve(source, '.js'));
+  const modules = [...compiled.modules].sort(([a], [b]) => (a < b ? -1 : 1));
+  for (const [file, source] of modules) router.get(MODULES_URL + file, serve(source, '.js'));
 }
