@@ -10,34 +10,14 @@ import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import type { LoadedCollection } from '../bundle/load.js';
 import { queryParameters } from './middleware/query-parameters.js';
+import { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
 import { COLLECTION_PATH } from './routes/exec.js';
 import { findCollection, setBundleHeaders } from './routes/lookup.js';
 import type { ServerState } from './state.js';
 
-export const PREVIEW_HEADER = 'X-Facetform-Preview';
+export { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
 /** Appended to the declared release in X-Facetform-Release: semver build metadata, so the release it will become stays readable. */
 export const PREVIEW_RELEASE_SUFFIX = '+dev';
-export const EVENTS_PATH = '/dev/events';
-
-/** What the console is told after every rebuild; nothing in it needs the key. */
-export interface PreviewStatus {
-  /** Changes when this process starts, so that a console sees a restarted `facetform dev` as a rebuild. */
-  session: string;
-  /** Counts the rebuilds that changed what is served. */
-  generation: number;
-  keyless: boolean;
-  repositories: Array<{
-    name: string;
-    /** The declared release with +dev, of what is served; absent while nothing of it compiles. */
-    release?: string;
-    errors: number;
-    warnings: number;
-    /** True when lint errors keep the last good preview of it serving (or none, when it never compiled). */
-    stale: boolean;
-    /** Per collection served, a digest of what discovery says of it (facets, sections, schema, examples), not of what it renders. */
-    collections: Record<string, string>;
-  }>;
-}
 
 type Listener = (status: PreviewStatus) => void;
 
