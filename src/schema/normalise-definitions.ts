@@ -45,7 +45,7 @@ export function normaliseDefinitions(definitions: Record<string, unknown>): Reco
     const empty = isPlainObject(definition) && definition.properties === undefined && definition.additionalProperties === false;
     const shapeless = empty && definition.type === 'object';
     const anyJson = () => (schema.description === undefined ? {} : { description: schema.description });
-    out[renamed] = shapeless ? (SHAPELESS[renamed]?.(schema.description) ?? anyJson()) : schema;
+    out[renamed] = shapeless ? ((SHAPELESS[renamed]?.(schema.description) ?? anyJson()) as Schema) : schema;
   }
   return out;
 }
