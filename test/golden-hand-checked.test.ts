@@ -29,7 +29,10 @@ const fixtures = readdirSync(FIXTURES)
   .sort()
   .map((file) => [file, JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as HandChecked] as const);
 // The seven collections the seed document (render-service.md §2) describes, each with a usage example.
-const SEED_COLLECTIONS = ['service', 'ingress', 'endpoints', 'storageclass', 'persistent-volume-claim', 'configmap', 'customresourcedefinition'];
+const SEED_COLLECTIONS = [
+  'service', 'ingress', 'endpoints', 'storageclass',
+  'persistent-volume-claim', 'configmap', 'customresourcedefinition',
+];
 // Member order is part of the contract (§6): compare texts, which keep it; the indentation is the test's own.
 const text = (manifest: unknown) => JSON.stringify(manifest, null, 2) + '\n';
 
@@ -45,7 +48,9 @@ function readmeExampleRequest(): string {
   const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
   const section = readme.slice(readme.indexOf('\n### Examples\n'));
   const block = /```json\n([\s\S]*?)```/.exec(section);
-  if (!readme.includes('\n### Examples\n') || block === null) throw new Error('README.md has no "### Examples" section with a ```json request');
+  if (!readme.includes('\n### Examples\n') || block === null) {
+    throw new Error('README.md has no "### Examples" section with a ```json request');
+  }
   return block[1]!;
 }
 
@@ -57,12 +62,14 @@ afterAll(() => server.close());
 
 describe('documented requests render their hand-checked manifests', () => {
   it('has a hand-checked golden for the usage example of each collection of the seed', () => {
-    const seeds = fixtures.filter(([, fixture]) => fixture.request === `repos/${fixture.repository}/${fixture.collection}/examples/seed.json`);
+    const isSeed = (fixture: HandChecked) => fixture.request === `repos/${fixture.repository}/${fixture.collection}/examples/seed.json`;
+    const seeds = fixtures.filter(([, fixture]) => isSeed(fixture));
     expect(seeds.map(([, fixture]) => fixture.collection).sort()).toEqual([...SEED_COLLECTIONS].sort());
   });
 
   it.each(fixtures)('%s: the server answers the manifest written by hand, members in the same order', async (_, fixture) => {
-    const response = await server.request(execPath(fixture.repository, fixture.collection), { method: 'POST', json: documentedRequest(fixture.request) });
+    const json = documentedRequest(fixture.request);
+    const response = await server.request(execPath(fixture.repository, fixture.collection), { method: 'POST', json });
     expect(response.status, await response.clone().text()).toBe(200);
     expect(text(await response.json())).toBe(text(fixture.manifest));
   });

@@ -12,13 +12,16 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { referenceRender, type ExecRequest } from './helpers/reference-render.js';
-import { SHIPPED_REPOS, examplesIn } from './helpers/repos.js';
+import { SHIPPED_REPOS, examplesIn, type ShippedExample } from './helpers/repos.js';
 import { execPath, startTestServer, type TestServer } from './helpers/server.js';
 
 const GOLDEN = path.join(import.meta.dirname, 'golden');
 const examples = examplesIn(SHIPPED_REPOS);
 // Member order is part of the contract (§6): compare texts, which keep it, not objects.
 const text = (manifest: unknown) => JSON.stringify(manifest, null, 2) + '\n';
+const cases = examples.map((example) => [`${example.repository}/${example.collection}/${example.name}`, example] as const);
+const referenceText = (example: ShippedExample) =>
+  text(referenceRender(path.join(SHIPPED_REPOS, example.repository, example.collection), example.request as unknown as ExecRequest));
 
 let server: TestServer;
 beforeAll(async () => {
@@ -33,23 +36,21 @@ describe('every example of repos/ renders what the contract says, per the refere
     expect(seeds).toEqual([...collections]);
   });
 
-  it.each(examples.map((example) => [`${example.repository}/${example.collection}/${example.name}`, example] as const))(
+  it.each(cases)(
     '%s: the server answers the reference manifest, members in the contract order',
     async (_, example) => {
-      const expected = text(referenceRender(path.join(SHIPPED_REPOS, example.repository, example.collection), example.request as unknown as ExecRequest));
       const response = await server.request(execPath(example.repository, example.collection), { method: 'POST', json: example.request });
       expect(response.status, await response.clone().text()).toBe(200);
-      expect(text(await response.json())).toBe(expected);
+      expect(text(await response.json())).toBe(referenceText(example));
     },
   );
 
-  it.each(examples.map((example) => [`${example.repository}/${example.collection}/${example.name}`, example] as const))(
+  it.each(cases)(
     '%s: the committed file under test/golden/ is the reference manifest',
     (name, example) => {
       const file = path.join(GOLDEN, `${name}.json`);
       expect(existsSync(file), `${file} exists: run npx vitest run test/golden.test.ts to write it, then read it`).toBe(true);
-      const expected = text(referenceRender(path.join(SHIPPED_REPOS, example.repository, example.collection), example.request as unknown as ExecRequest));
-      expect(readFileSync(file, 'utf8')).toBe(expected);
+      expect(readFileSync(file, 'utf8')).toBe(referenceText(example));
     },
   );
 });
