@@ -49,6 +49,13 @@ function asObject(file: SourceFile, what: string, report: LintReport): JsonObjec
   return file.value as JsonObject;
 }
 
+/** A repository or collection is addressed by its folder's name: the file must say the same. */
+function nameIsFolder(file: SourceFile, value: JsonObject, folder: string, what: string, report: LintReport): void {
+  if (typeof value.name === 'string' && value.name !== folder) {
+    report.error(file, ['name'], `name "${value.name}" differs from the folder name "${folder}"`, `rename the folder or the ${what} so they agree`);
+  }
+}
+
 export function lintRepositoryDeclaration(repository: RepositorySource, report: LintReport): void {
   const value = asObject(repository.file, 'repository.json', report);
   if (value === undefined) return;
@@ -64,9 +71,7 @@ export function lintRepositoryDeclaration(repository: RepositorySource, report: 
     ],
     report,
   );
-  if (typeof value.name === 'string' && value.name !== repository.name) {
-    report.error(repository.file, ['name'], `name "${value.name}" differs from the folder name "${repository.name}"`, 'rename the folder or the repository so they agree');
-  }
+  nameIsFolder(repository.file, value, repository.name, 'repository', report);
   if (repository.name === SCHEMAS_DIR) {
     report.error(repository.file, [], `a repository may not be named "${SCHEMAS_DIR}": dist/${SCHEMAS_DIR}/ holds the editor schemas`, 'rename the folder and "name" in repository.json');
   }
@@ -92,9 +97,7 @@ export function lintCollectionDeclaration(context: CollectionModel, report: Lint
     ],
     report,
   );
-  if (typeof value.name === 'string' && value.name !== source.name) {
-    report.error(source.file, ['name'], `name "${value.name}" differs from the folder name "${source.name}"`, 'rename the folder or the collection so they agree');
-  }
+  nameIsFolder(source.file, value, source.name, 'collection', report);
   if (context.sections.length === 0) {
     report.error(source.file, [], `collection ${source.name} has no sections`, `add section files under ${source.dir}/sections/`);
   }
