@@ -2,7 +2,8 @@
 import { BundleLoadError, loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
-import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { oversizedObjects } from '../manifest/format.js';
 import { RenderError, type Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';

@@ -11,7 +11,7 @@ import type { Expression } from '../template/placeholder.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
 import { LISTED_PROBLEMS, RenderError, type Problem } from '../request/problems.js';
 import { generateRenderFunction, type PlanNode, type Reference, type RenderFunction, type RenderState } from './plan-codegen.js';
-import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
+import { lookup, resolveVariable, type ResolvedVariable } from '../request/resolve.js';
 import { MASTER_FACET, mastersFirst } from '../collection/facet.js';
 
 /** Root members that lead every manifest, in this order (CONTRACT §6). */
