@@ -1,0 +1,148 @@
+/**
+ * The render operations of the OpenAPI document: one exec operation per collection, with its
+ * request body (the exec body's shape of src/request/request-shape.ts, narrowed to the collection),
+ * examples and answers; and one batch operation per vendor.
+ */
+import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
+import type { BundleRegistry } from '../bundle/registry.js';
+import { FORMATS, MEDIA_TYPES } from '../manifest/format.js';
+import { RENDER_ANSWERS, okHeaders } from './openapi-answers.js';
+import { hoist } from './openapi-schemas.js';
+
+type Json = Record<string, unknown>;
+
+const FORMAT_PARAMETER: Json = {
+  name: 'format',
+  in: 'query',
+  description: 'Manifest format; when given, it wins over the Accept header. Without it, Accept chooses (application/json or application/yaml), JSON by default.',
+  schema: { type: 'string', enum: [...FORMATS] },
+};
+const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.', schema: { type: 'boolean', default: false } };
+
+/** The 200 of a render route: JSON or YAML, as `format` or Accept chose. */
+function renderAnswer(description: string, json: Json): Json {
+  return {
+    description,
+    headers: okHeaders(true, 'Vary', 'X-Facetform-Release', 'X-Facetform-Bundle-Digest', 'Warning'),
+    content: { [MEDIA_TYPES.json]: json, [MEDIA_TYPES.yaml]: { schema: { type: 'string', description: 'YAML documents, as kubectl reads them.' } } },
+  };
+}
+
+export function execOperation(repository: RepositoryIdentity, releases: string[], collection: BundleCollection, components: Json): Json {
+  const prefix = `${repository.name}.${repository.apiVersion}.${collection.name}.`;
+  components[`${prefix}Values`] = hoist(collection.schema, prefix, components);
+  const sections = collection.sections.map((section) => `- \`${section.name}\` (${section.facets.join(', ')}): ${section.description}`).join('\n');
+  const manifest = {
+    type: 'object',
+    required: ['apiVersion', 'kind', 'metadata'],
+    properties: { apiVersion: { const: collection.apiVersion }, kind: { const: collection.kind }, metadata: { $ref: '#/components/schemas/ObjectMeta' } },
+    additionalProperties: true,
+  };
+  return {
+    operationId: `exec-${repository.name}-${repository.apiVersion}-${collection.name}`,
+    tags: [repository.name],
+    summary: `Render a ${collection.kind} (${collection.apiVersion})`,
+    description: `${collection.description}\n\nTemplate variable: \`${collection.variable}\`. Sections:\n${sections}\n\nMaster sections are always rendered; each requested facet adds every section that carries it.`,
+    parameters: [
+      FORMAT_PARAMETER,
+      STRICT_PARAMETER,
+      { name: 'release', in: 'query', description: 'Release of the repository to render with; the latest by default.', schema: { type: 'string', enum: releases } },
+    ],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['values'],
+            properties: {
+              facets: { type: 'array', items: { type: 'string', enum: collection.facets }, description: 'Facets selecting sections; master sections are always included.' },
+              values: { type: 'object', description: 'Input objects by id.', additionalProperties: { $ref: `#/components/schemas/${prefix}Values` } },
+              globalvars: {
+                type: 'object',
+                description: `Maps ${collection.variable} to the key of values to read; optional when values has one entry.`,
+                properties: { [collection.variable]: { type: 'string' } },
+                additionalProperties: { type: 'string' },
+              },
+            },
+          },
+          examples: Object.fromEntries(collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }])),
+        },
+      },
+    },
+    responses: {
+      '200': renderAnswer('The rendered manifest, ready for `kubectl apply -f -`.', { schema: manifest, examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])) }),
+      ...RENDER_ANSWERS,
+    },
+  };
+}
+
+/** An example batch: the seed example of each of up to four collections, values renamed apart. */
+function batchExample(registry: BundleRegistry, vendor: string): Json {
+  const resources: Json[] = [];
+  const values: Json = {};
+  const globalvars: Json = {};
+  for (const [name, versions] of registry.repositories(vendor)!) {
+    for (const collection of versions.get('v1')?.[0]?.bundle.collections ?? []) {
+      const seed = collection.examples.find((example) => example.name === 'seed');
+      if (seed === undefined || resources.length >= 4) continue;
+      const request = seed.request as { facets?: string[]; values: Json; globalvars?: Record<string, string> };
+      const id = request.globalvars?.[collection.variable] ?? Object.keys(request.values)[0]!;
+      values[`${collection.name}-${id}`] = request.values[id];
+      globalvars[collection.variable] = `${collection.name}-${id}`;
+      resources.push({ repository: name, collection: collection.name, facets: request.facets ?? [] });
+    }
+  }
+  return { resources, values, globalvars };
+}
+
+export function batchOperation(registry: BundleRegistry, vendor: string): Json {
+  const repositories = [...registry.repositories(vendor)!.keys()].sort();
+  return {
+    operationId: `exec-batch-${vendor}`,
+    tags: ['batch'],
+    summary: 'Render several resources in one call',
+    description:
+      'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
+      'The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
+    parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': {
+          schema: {
+            type: 'object',
+            required: ['resources', 'values'],
+            properties: {
+              resources: {
+                type: 'array',
+                minItems: 1,
+                items: {
+                  type: 'object',
+                  required: ['repository', 'collection'],
+                  additionalProperties: false,
+                  properties: {
+                    repository: { type: 'string', enum: repositories },
+                    collection: { type: 'string' },
+                    facets: { type: 'array', items: { type: 'string' } },
+                    apiVersion: { type: 'string', default: 'v1' },
+                    release: { type: 'string' },
+                  },
+                },
+              },
+              values: { type: 'object', description: 'Input objects by id; each as the exec operation of every collection that reads it says.', additionalProperties: { type: 'object', additionalProperties: true } },
+              globalvars: { type: 'object', additionalProperties: { type: 'string' } },
+            },
+          },
+          examples: { application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) } },
+        },
+      },
+    },
+    responses: {
+      '200': renderAnswer('A List, or YAML documents, for `kubectl apply -f -`.', {
+        schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { $ref: '#/components/schemas/Manifest' } } } },
+      }),
+      ...RENDER_ANSWERS,
+    },
+  };
+}
