@@ -110,7 +110,8 @@ function resolve(collection: Executable, { values, globalvars }: ExecRequest, pr
 function validate(collection: Executable, resolved: ResolvedVariable, problems: Problem[], strict: boolean): string[] {
   const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
   for (const problem of check.problems) problems.push(problem);
-  if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
+  const refused = 'is not a known field (strict=true rejects unknown fields)';
+  if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: refused });
   return check.unknown;
 }
 
@@ -125,7 +126,8 @@ function render(collection: Executable, selection: Selection, resolved: Resolved
     // so one answer names every problem. Past what an answer lists, it would find the input's
     // problems again, each at many times the cost: values that broke the input schema break the kind's too.
     if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) {
-      for (const problem of manifestProblems(collection, selection, resolved, rendered.manifest, rendered.problems.length > 0)) problems.push(problem);
+      const partial = rendered.problems.length > 0;
+      for (const problem of manifestProblems(collection, selection, resolved, rendered.manifest, partial)) problems.push(problem);
     }
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;

@@ -23,11 +23,16 @@ export type ShapeSchema = {
   minLength?: number;
 };
 
-export const VALUES_DESCRIPTION = 'Input objects by id; globalvars says which one each template variable reads (the only one, when there is one).';
+export const VALUES_DESCRIPTION =
+  'Input objects by id; globalvars says which one each template variable reads (the only one, when there is one).';
 
 const facets = { type: 'array', items: { type: 'string' }, description: 'The facets to add.' } satisfies ShapeSchema;
 const values = { type: 'object', additionalProperties: { type: 'object' }, description: VALUES_DESCRIPTION } satisfies ShapeSchema;
-const globalvars = { type: 'object', additionalProperties: { type: 'string' }, description: 'Which values entry each template variable reads.' } satisfies ShapeSchema;
+const globalvars = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: 'Which values entry each template variable reads.',
+} satisfies ShapeSchema;
 
 /** The body of POST …/collections/<collection>/exec. Other members are ignored (example files carry `$description`). */
 export const execRequestSchema = { type: 'object', required: ['values'], properties: { facets, values, globalvars } } satisfies ShapeSchema;
@@ -110,8 +115,15 @@ function fits(schema: ShapeSchema, value: unknown): boolean {
   return typeof value === 'string' && value.length >= (schema.minLength ?? 0);
 }
 
-/** Walks `value` along `schema`, the member at `path`; what `skip` names is left to a later check. */
-function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string, messages: Record<string, Messages>, skip: string[], problems: Problem[]): void {
+/** One check's walk: the texts of its body, the member paths it leaves to a later check, what it found. */
+interface Walk {
+  messages: Record<string, Messages>;
+  skip: string[];
+  problems: Problem[];
+}
+
+/** Walks `value` along `schema`, the member at `path`. */
+function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string, { messages, skip, problems }: Walk): void {
   if (!fits(schema, value)) {
     problems.push({ pointer, detail: messages[path]!.wrong });
     return;
@@ -123,7 +135,7 @@ function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string
       if (skip.includes(at)) continue;
       const child = value[name];
       const where = `${pointer}/${escapePointerSegment(name)}`;
-      if (child !== undefined) walk(member, child, at, where, messages, skip, problems);
+      if (child !== undefined) walk(member, child, at, where, { messages, skip, problems });
       else if (schema.required?.includes(name)) problems.push({ pointer: where, detail: messages[at]!.missing ?? messages[at]!.wrong });
     }
     const entries = schema.additionalProperties;
@@ -132,25 +144,27 @@ function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string
       if (Object.hasOwn(properties, key)) continue;
       const where = `${pointer}/${escapePointerSegment(key)}`;
       if (entries === false) problems.push({ pointer: where, detail: messages[path]!.unknown!(Object.keys(properties)) });
-      else walk(entries, value[key], `${path}/*`, where, messages, skip, problems);
+      else walk(entries, value[key], `${path}/*`, where, { messages, skip, problems });
     }
   } else if (Array.isArray(value) && schema.items !== undefined && !skip.includes(`${path}/*`)) {
     const items = schema.items;
-    value.forEach((item, index) => walk(items, item, `${path}/*`, `${pointer}/${index}`, messages, skip, problems));
+    value.forEach((item, index) => walk(items, item, `${path}/*`, `${pointer}/${index}`, { messages, skip, problems }));
   }
 }
 
-const check = (schema: ShapeSchema, messages: Record<string, Messages>, value: unknown, path = '', pointer = path, skip: string[] = []): Problem[] => {
+/** The problems of `value` as the member at `path` of a body, pointed at by `pointer`. */
+function check(schema: ShapeSchema, messages: Walk['messages'], value: unknown, path = '', pointer = path, skip: string[] = []): Problem[] {
   const problems: Problem[] = [];
-  walk(schema, value, path, pointer, messages, skip, problems);
+  walk(schema, value, path, pointer, { messages, skip, problems });
   return problems;
-};
+}
 
 /** What is wrong with the shape of an exec body: facets strings, values objects, globalvars strings. */
 export const execRequestProblems = (body: unknown): Problem[] => check(execRequestSchema, EXEC_MESSAGES, body);
 
 /** What is wrong with the facets of an exec body, pointed at as there: a batch resource's are checked so. */
-export const facetsProblems = (value: unknown): Problem[] => check(execRequestSchema, EXEC_MESSAGES, { facets: value }, '', '', ['/values', '/globalvars']);
+export const facetsProblems = (value: unknown): Problem[] =>
+  check(execRequestSchema, EXEC_MESSAGES, { facets: value }, '', '', ['/values', '/globalvars']);
 
 /** What is wrong with a batch body's own members: resources as a whole (each is checked by `resourceProblems`), values, globalvars. */
 export const batchRequestProblems = (body: unknown): Problem[] => check(batchRequestSchema, BATCH_MESSAGES, body, '', '', ['/resources/*']);

@@ -6,6 +6,7 @@
 import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { FORMATS, MEDIA_TYPES } from '../manifest/format.js';
+import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../request/request-shape.js';
 import { RENDER_ANSWERS, okHeaders } from './openapi-answers.js';
 import { hoist } from './openapi-schemas.js';
 
@@ -25,6 +26,50 @@ function renderAnswer(description: string, json: Json): Json {
     description,
     headers: okHeaders(true, 'Vary', 'X-Facetform-Release', 'X-Facetform-Bundle-Digest', 'Warning'),
     content: { [MEDIA_TYPES.json]: json, [MEDIA_TYPES.yaml]: { schema: { type: 'string', description: 'YAML documents, as kubectl reads them.' } } },
+  };
+}
+
+const requestBody = (schema: Json, examples: Json): Json => ({ required: true, content: { 'application/json': { schema, examples } } });
+
+/** The exec body of one collection: the request's shape with the collection's facets, input schema and variable. */
+function execBody(collection: BundleCollection, valuesRef: string): Json {
+  const { facets, values, globalvars } = execRequestSchema.properties;
+  return {
+    ...execRequestSchema,
+    properties: {
+      facets: {
+        ...facets,
+        items: { ...facets.items, enum: collection.facets },
+        description: 'Facets selecting sections; master sections are always included.',
+      },
+      values: { ...values, additionalProperties: { $ref: valuesRef } },
+      globalvars: {
+        ...globalvars,
+        description: `Maps ${collection.variable} to the key of values to read; optional when values has one entry.`,
+        properties: { [collection.variable]: { type: 'string' } },
+      },
+    },
+  };
+}
+
+/** The batch body of one vendor: the request's shape with the vendor's repositories. */
+function batchBody(repositories: string[]): Json {
+  const { resources, values } = batchRequestSchema.properties;
+  const { repository, apiVersion } = resources.items.properties;
+  const properties = { ...resources.items.properties, repository: { ...repository, enum: repositories }, apiVersion: { ...apiVersion, default: DEFAULT_API_VERSION } };
+  const resource = { ...resources.items, properties };
+  return {
+    ...batchRequestSchema,
+    properties: {
+      ...batchRequestSchema.properties,
+      resources: { ...resources, items: resource },
+      values: {
+        ...values,
+        description: 'Input objects by id; each as the exec operation of every collection that reads it says.',
+        // Said outright: generated clients (openapi-typescript) read an object with no members as an empty one.
+        additionalProperties: { ...values.additionalProperties, additionalProperties: true },
+      },
+    },
   };
 }
 
@@ -48,28 +93,10 @@ export function execOperation(repository: RepositoryIdentity, releases: string[]
       STRICT_PARAMETER,
       { name: 'release', in: 'query', description: 'Release of the repository to render with; the latest by default.', schema: { type: 'string', enum: releases } },
     ],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['values'],
-            properties: {
-              facets: { type: 'array', items: { type: 'string', enum: collection.facets }, description: 'Facets selecting sections; master sections are always included.' },
-              values: { type: 'object', description: 'Input objects by id.', additionalProperties: { $ref: `#/components/schemas/${prefix}Values` } },
-              globalvars: {
-                type: 'object',
-                description: `Maps ${collection.variable} to the key of values to read; optional when values has one entry.`,
-                properties: { [collection.variable]: { type: 'string' } },
-                additionalProperties: { type: 'string' },
-              },
-            },
-          },
-          examples: Object.fromEntries(collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }])),
-        },
-      },
-    },
+    requestBody: requestBody(
+      execBody(collection, `#/components/schemas/${prefix}Values`),
+      Object.fromEntries(collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }])),
+    ),
     responses: {
       '200': renderAnswer('The rendered manifest, ready for `kubectl apply -f -`.', { schema: manifest, examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])) }),
       ...RENDER_ANSWERS,
@@ -106,38 +133,7 @@ export function batchOperation(registry: BundleRegistry, vendor: string): Json {
       'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
       'The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
     parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
-    requestBody: {
-      required: true,
-      content: {
-        'application/json': {
-          schema: {
-            type: 'object',
-            required: ['resources', 'values'],
-            properties: {
-              resources: {
-                type: 'array',
-                minItems: 1,
-                items: {
-                  type: 'object',
-                  required: ['repository', 'collection'],
-                  additionalProperties: false,
-                  properties: {
-                    repository: { type: 'string', enum: repositories },
-                    collection: { type: 'string' },
-                    facets: { type: 'array', items: { type: 'string' } },
-                    apiVersion: { type: 'string', default: 'v1' },
-                    release: { type: 'string' },
-                  },
-                },
-              },
-              values: { type: 'object', description: 'Input objects by id; each as the exec operation of every collection that reads it says.', additionalProperties: { type: 'object', additionalProperties: true } },
-              globalvars: { type: 'object', additionalProperties: { type: 'string' } },
-            },
-          },
-          examples: { application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) } },
-        },
-      },
-    },
+    requestBody: requestBody(batchBody(repositories), { application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) } }),
     responses: {
       '200': renderAnswer('A List, or YAML documents, for `kubectl apply -f -`.', {
         schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { $ref: '#/components/schemas/Manifest' } } } },
