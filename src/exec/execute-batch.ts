@@ -8,18 +8,17 @@ import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
 import { AnswerTooLarge } from '../manifest/format.js';
 import { distinctProblems, RenderError, renderError, type Problem } from '../request/problems.js';
-import { resolveVariable } from '../render/resolve.js';
+import { batchRequestProblems, facetsProblems, resourceProblems } from '../request/request-shape.js';
+import { resolveVariable } from '../request/resolve.js';
 import { countJsonValues, isPlainObject, type JsonObject, POINTER_CHARACTERS_PER_VALUE, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
-import { checkExec, requestShapeProblems } from './execute.js';
-
-export const DEFAULT_API_VERSION = 'v1';
+import { checkRequest } from './execute.js';
 
 export interface BatchResource {
   repository: string;
   collection: string;
   facets?: string[];
-  /** Default v1: the version callers coded against is never taken away. */
+  /** Default DEFAULT_API_VERSION. */
   apiVersion?: string;
   /** Default: the latest release of the API version. */
   release?: string;
@@ -35,21 +34,6 @@ export interface BatchResult {
   unknownMembers: string[];
   /** values entries no resource read. */
   unusedValues: string[];
-}
-
-const RESOURCE_MEMBERS = new Set(['repository', 'collection', 'facets', 'apiVersion', 'release']);
-
-function resourceShapeProblems(resource: unknown, pointer: string): Problem[] {
-  if (!isPlainObject(resource)) return [{ pointer, detail: 'must be an object with repository, collection and facets' }];
-  const problems: Problem[] = [];
-  for (const name of ['repository', 'collection'] as const) {
-    if (typeof resource[name] !== 'string' || resource[name] === '') problems.push({ pointer: `${pointer}/${name}`, detail: 'is required: a string' });
-  }
-  for (const name of ['apiVersion', 'release'] as const) {
-    if (resource[name] !== undefined && typeof resource[name] !== 'string') problems.push({ pointer: `${pointer}/${name}`, detail: 'must be a string' });
-  }
-  for (const name of Object.keys(resource)) if (!RESOURCE_MEMBERS.has(name)) problems.push({ pointer: `${pointer}/${name}`, detail: `is not a member of a resource; use ${[...RESOURCE_MEMBERS].join(', ')}` });
-  return problems;
 }
 
 export interface BatchLimits {
@@ -71,24 +55,22 @@ interface Run {
 }
 
 export function executeBatch(find: FindCollection, body: unknown, options: BatchLimits): BatchResult {
-  if (!isPlainObject(body)) throw new RenderError('Invalid request', [{ pointer: '', detail: 'the request body must be a JSON object with resources, values and globalvars' }]);
-  const problems: Problem[] = [];
+  // parse: the body's own members, values and globalvars once; then each resource's.
+  const shape = batchRequestProblems(body);
+  if (!isPlainObject(body)) throw new RenderError('Invalid request', shape);
   const { resources, values, globalvars } = body;
-  if (!Array.isArray(resources) || resources.length === 0) {
-    problems.push({ pointer: '/resources', detail: 'is required: a non-empty array of { repository, collection, facets }' });
-  } else if (resources.length > options.maxResources) {
-    problems.push({ pointer: '/resources', detail: `has ${resources.length} resources; at most ${options.maxResources}` });
-  }
-  // The shared members are checked once, not once per resource.
-  for (const problem of requestShapeProblems({ values, globalvars })) problems.push(problem);
+  // A limit, not the shape: only a well-formed list is counted, and its count is said where a shape problem would be.
+  const problems: Problem[] = Array.isArray(resources) && resources.length > options.maxResources
+    ? [{ pointer: '/resources', detail: `has ${resources.length} resources; at most ${options.maxResources}` }, ...shape]
+    : shape;
   if (problems.length > 0) throw new RenderError('Invalid request', problems);
 
   const runs: Run[] = [];
   (resources as unknown[]).forEach((resource, index) => {
     const pointer = `/resources/${index}`;
-    const shape = resourceShapeProblems(resource, pointer);
-    if (shape.length > 0) {
-      for (const problem of shape) problems.push(problem);
+    const resourceShape = resourceProblems(resource, pointer);
+    if (resourceShape.length > 0) {
+      for (const problem of resourceShape) problems.push(problem);
       return;
     }
     const found = find(resource as BatchResource, pointer);
@@ -102,7 +84,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   const unknown = new Set<string>();
   const used = new Set<string>();
   for (const { pointer, resource, found } of runs) {
-    const result = checkExec(found, { facets: resource.facets, values, globalvars }, options);
+    const result = checkRequest(found, { facets: resource.facets, values, globalvars }, facetsProblems(resource.facets), options);
     // Facets belong to the resource; values and globalvars are shared.
     for (const problem of result.problems) problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
     if (result.manifest === undefined || result.problems.length > 0) continue;

@@ -1,13 +1,15 @@
 /**
  * One exec request against one collection, as the server, the CLI and the build's example checks
- * all run it: request shape, facet selection, variable resolution, input validation, render.
+ * all run it: parse (src/request/request-shape.ts), select the sections, resolve the variable
+ * (src/request/resolve.ts), validate the input (src/schema/input-validator.ts), render.
  * Every problem of the request is reported at once (CONTRACT §4, §5).
  */
 import type { ManifestCheck } from '../manifest/kube-check.js';
 import { LISTED_PROBLEMS, RenderError, renderError, type Problem } from '../request/problems.js';
 import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
-import { lookup, resolveVariable, type ResolvedVariable } from '../render/resolve.js';
+import { lookup, resolveVariable, type ResolvedVariable } from '../request/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';
+import { execRequestProblems } from '../request/request-shape.js';
 import { fromPointer, isPlainObject, toPointer, type JsonObject } from '../util/json.js';
 
 export interface Executable {
@@ -23,25 +25,6 @@ export interface ExecResult {
   unknownMembers: string[];
   /** The key of values the collection's variable read. */
   valuesId: string;
-}
-
-/** Checks the shape of an exec request body: `facets` strings, `values` objects, `globalvars` strings. */
-export function requestShapeProblems(body: unknown, prefix = ''): Problem[] {
-  if (!isPlainObject(body)) return [{ pointer: prefix, detail: 'the request body must be a JSON object with facets, values and globalvars' }];
-  const problems: Problem[] = [];
-  const { facets, values, globalvars } = body;
-  if (facets !== undefined) {
-    if (!Array.isArray(facets)) problems.push({ pointer: `${prefix}/facets`, detail: 'must be an array of facet names' });
-    else facets.forEach((facet, index) => typeof facet !== 'string' && problems.push({ pointer: `${prefix}/facets/${index}`, detail: 'must be a string' }));
-  }
-  if (values === undefined) problems.push({ pointer: `${prefix}/values`, detail: 'is required: an object mapping an input id to its input object' });
-  else if (!isPlainObject(values)) problems.push({ pointer: `${prefix}/values`, detail: 'must be an object mapping an input id to its input object' });
-  else for (const [id, value] of Object.entries(values)) if (!isPlainObject(value)) problems.push({ pointer: `${prefix}${toPointer(['values', id])}`, detail: 'must be an object' });
-  if (globalvars !== undefined) {
-    if (!isPlainObject(globalvars)) problems.push({ pointer: `${prefix}/globalvars`, detail: 'must be an object mapping a template variable to a key of values' });
-    else for (const [name, id] of Object.entries(globalvars)) if (typeof id !== 'string') problems.push({ pointer: `${prefix}${toPointer(['globalvars', name])}`, detail: 'must be a string naming a key of values' });
-  }
-  return problems;
 }
 
 /** What one exec request renders, or every problem it has (one per pointer, in the order found). */
@@ -65,55 +48,89 @@ export function execute(collection: Executable, body: unknown, options: ExecOpti
   return { manifest, unknownMembers, valuesId };
 }
 
+/**
+ * The request walk after auth: parse (the body's shape), then select, resolve, validate and render,
+ * each a step below that reads what the ones before it handed on and never reaches back.
+ */
 export function checkExec(collection: Executable, body: unknown, options: ExecOptions = {}): ExecCheck {
-  const problems = requestShapeProblems(body);
-  const shapeIsWrong = problems.length > 0;
-  const unchecked = { manifest: undefined, problems, shapeIsWrong, unknownMembers: [], valuesId: '' };
-  if (!isPlainObject(body)) return unchecked;
-  const strict = options.strict === true;
-  const { facets, values, globalvars } = body;
+  const problems = execRequestProblems(body);
+  if (!isPlainObject(body)) return { manifest: undefined, problems, shapeIsWrong: true, unknownMembers: [], valuesId: '' };
+  return checkRequest(collection, body, problems, options);
+}
 
-  // Every check runs on whatever parts are well-formed, so one answer lists every problem.
-  let selection: Selection | undefined;
+/** An exec request past parse: its members as sent, of which the steps read only the well-formed. */
+export interface ExecRequest {
+  facets?: unknown;
+  values?: unknown;
+  globalvars?: unknown;
+}
+
+/**
+ * The steps after parse, for a request whose shape's problems are `problems` (a batch checks its
+ * shared members once, and each resource's facets). Every step runs on whatever parts are
+ * well-formed, so one answer lists every problem.
+ */
+export function checkRequest(collection: Executable, request: ExecRequest, problems: Problem[], options: ExecOptions = {}): ExecCheck {
+  const check: ExecCheck = { manifest: undefined, problems, shapeIsWrong: problems.length > 0, unknownMembers: [], valuesId: '' };
+  const selection = select(collection, request.facets, problems);
+  const resolved = resolve(collection, request, problems);
+  if (resolved !== undefined) {
+    check.valuesId = resolved.id;
+    check.unknownMembers = validate(collection, resolved, problems, options.strict === true);
+    if (selection !== undefined) check.manifest = render(collection, selection, resolved, problems);
+  }
+  check.problems = onePerPointer(problems);
+  return check;
+}
+
+/** The sections the facets include; the shape's check has named the entries that are not strings. */
+function select(collection: Executable, facets: unknown, problems: Problem[]): Selection | undefined {
   try {
-    selection = collection.plan.select(Array.isArray(facets) ? facets : []);
+    return collection.plan.select(Array.isArray(facets) ? facets : []);
+  } catch (error) {
+    if (!(error instanceof RenderError)) throw error;
+    for (const problem of error.problems) problems.push(problem);
+    return undefined;
+  }
+}
+
+/** The values entry the collection's variable reads, once values and globalvars are objects. */
+function resolve(collection: Executable, { values, globalvars }: ExecRequest, problems: Problem[]): ResolvedVariable | undefined {
+  if (!isPlainObject(values) || !(globalvars === undefined || isPlainObject(globalvars))) return undefined;
+  const resolved = resolveVariable(collection.plan.variable, values, globalvars);
+  if (!('pointer' in resolved)) return resolved;
+  problems.push(resolved);
+  return undefined;
+}
+
+/** The input object against the collection's schema; answers the members the schema does not know. */
+function validate(collection: Executable, resolved: ResolvedVariable, problems: Problem[], strict: boolean): string[] {
+  const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
+  for (const problem of check.problems) problems.push(problem);
+  const refused = 'is not a known field (strict=true rejects unknown fields)';
+  if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: refused });
+  return check.unknown;
+}
+
+/** The manifest, when it renders without a problem; then the kind's check of what rendered. */
+function render(collection: Executable, selection: Selection, resolved: ResolvedVariable, problems: Problem[]): JsonObject | undefined {
+  let manifest: JsonObject | undefined;
+  try {
+    const rendered = collection.plan.renderAll(selection, resolved);
+    for (const problem of rendered.problems) problems.push(problem);
+    if (rendered.problems.length === 0) manifest = rendered.manifest;
+    // The kind's check (a CRD's rules too) runs on what rendered even when some values failed,
+    // so one answer names every problem. Past what an answer lists, it would find the input's
+    // problems again, each at many times the cost: values that broke the input schema break the kind's too.
+    if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) {
+      const partial = rendered.problems.length > 0;
+      for (const problem of manifestProblems(collection, selection, resolved, rendered.manifest, partial)) problems.push(problem);
+    }
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     for (const problem of error.problems) problems.push(problem);
   }
-
-  let manifest: JsonObject | undefined;
-  let unknownMembers: string[] = [];
-  let valuesId = '';
-  if (isPlainObject(values) && (globalvars === undefined || isPlainObject(globalvars))) {
-    const resolved = resolveVariable(collection.plan.variable, values, globalvars);
-    if ('pointer' in resolved) {
-      problems.push(resolved);
-    } else {
-      valuesId = resolved.id;
-      const check = collection.validator.check(resolved.value, toPointer(['values', resolved.id]));
-      for (const problem of check.problems) problems.push(problem);
-      unknownMembers = check.unknown;
-      if (strict) for (const pointer of check.unknown) problems.push({ pointer, detail: 'is not a known field (strict=true rejects unknown fields)' });
-      if (selection !== undefined) {
-        try {
-          const rendered = collection.plan.renderAll(selection, resolved);
-          for (const problem of rendered.problems) problems.push(problem);
-          if (rendered.problems.length === 0) manifest = rendered.manifest;
-          // The kind's check (a CRD's rules too) runs on what rendered even when some values failed,
-          // so one answer names every problem. Past what an answer lists, it would find the input's
-          // problems again, each at many times the cost: values that broke the input schema break the kind's too.
-          if (collection.manifestCheck !== undefined && problems.length < LISTED_PROBLEMS) {
-            for (const problem of manifestProblems(collection, selection, resolved, rendered.manifest, rendered.problems.length > 0)) problems.push(problem);
-          }
-        } catch (error) {
-          if (!(error instanceof RenderError)) throw error;
-          for (const problem of error.problems) problems.push(problem);
-        }
-      }
-    }
-  }
-  return { manifest, problems: onePerPointer(problems), shapeIsWrong, unknownMembers, valuesId };
+  return manifest;
 }
 
 /**

@@ -5,7 +5,7 @@
  */
 import type { Problem } from '../request/problems.js';
 import { REQUEST_KIND, REQUEST_TARGET_MEMBERS, type RequestFile } from '../request-file/request-file.js';
-import { DEFAULT_API_VERSION } from '../exec/execute-batch.js';
+import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { warningTexts } from '../util/warning-header.js';
 import { GitopsError } from './gitops-error.js';

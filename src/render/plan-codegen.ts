@@ -6,7 +6,7 @@
  */
 import { toPointer } from '../util/json.js';
 import type { Problem } from '../request/problems.js';
-import { lookup } from './resolve.js';
+import { lookup } from '../request/resolve.js';
 
 /** A path the generated code reads in the input value (one alternative of a placeholder's `??`). */
 export interface ValuePath {

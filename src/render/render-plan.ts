@@ -12,7 +12,7 @@ import { isMasterFacet } from '../collection/facet.js';
 import { orderedSections, type ParsedSection, type SectionParts } from '../collection/section.js';
 import { generateRenderFunction, type RenderFunction, type RenderState } from './plan-codegen.js';
 import { mergedPlan, type PlanSite } from './plan-tree.js';
-import { lookup, resolveVariable, type ResolvedVariable } from './resolve.js';
+import { lookup, resolveVariable, type ResolvedVariable } from '../request/resolve.js';
 import { FacetListCache, remember } from './selection-cache.js';
 
 export interface Selection {

@@ -16,7 +16,7 @@ import { compareReleases, latestRelease } from '../release/release.js';
 import { SCHEMA_DRAFT } from './input-schema.js';
 import type { Schema } from './kube-types.js';
 import { COLLECTION_SCHEMA, REPOSITORY_SCHEMA, SECTION_SCHEMA } from './repository-format-schemas.js';
-import { batchRequestFileSchema, batchRequestSchema, execRequestSchema, type Release, requestFileSchemaOf } from './request-schemas.js';
+import { batchRequestFileSchema, batchRequestSchemaOf, execRequestSchemaOf, type Release, requestFileSchemaOf } from './request-schemas.js';
 
 /** Stable across machines and builds: no host, no date. */
 export const SCHEMA_ID_PREFIX = 'urn:facetform:schema:';
@@ -56,14 +56,14 @@ export function editorSchemaMakers(bundles: readonly Bundle[]): Map<string, () =
       for (const release of as) {
         const at: Release = { bundle, latest: release === LATEST };
         for (const collection of bundle.collections) {
-          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), () => execRequestSchema(at, collection));
+          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), () => execRequestSchemaOf(at, collection));
           makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request-file'), () => requestFileSchemaOf(at, collection));
         }
       }
     }
   }
   for (const [vendor, releases] of byVendor) {
-    makers.set(batchSchemaPath(vendor, 'request'), () => batchRequestSchema(vendor, releases));
+    makers.set(batchSchemaPath(vendor, 'request'), () => batchRequestSchemaOf(vendor, releases));
     makers.set(batchSchemaPath(vendor, 'request-file'), () => batchRequestFileSchema(vendor, releases));
   }
   return new Map([...makers.keys()].sort().map((path) => [path, () => identified(path, makers.get(path)!())]));

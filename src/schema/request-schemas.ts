@@ -2,11 +2,12 @@
  * JSON Schemas of requests, for editors: the exec request body of one collection of one release
  * (facets from the collection, values typed by its input schema), the Request file around it, and
  * one vendor's batch request and BatchRequest file, whose resources' facets are checked per
- * collection and release. Made from bundles alone.
+ * collection and release. Made from bundles alone, by narrowing the request's shape
+ * (src/request/request-shape.ts): editors are told more than the server checks, not less.
  */
 import type { Bundle, BundleCollection } from '../bundle/bundle.js';
-import { DEFAULT_API_VERSION } from '../exec/execute-batch.js';
 import { BATCH_REQUEST_KIND, REQUEST_KIND, requestFileSchema } from '../request-file/request-file.js';
+import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../request/request-shape.js';
 import type { Schema } from './kube-types.js';
 
 /** Where a collection's input schema goes among the definitions; no Kubernetes type name has a dot and this prefix. */
@@ -18,14 +19,15 @@ export interface Release {
   latest: boolean;
 }
 
-const facetsSchema = (facets: readonly string[]): Schema => ({
-  type: 'array',
-  uniqueItems: true,
-  items: { enum: [...facets] },
-  description: `The facets to add: every section sharing one is rendered; master sections always are. This collection's: ${facets.join(', ')}.`,
-});
+const EXEC = execRequestSchema.properties;
+const BATCH = batchRequestSchema.properties;
+const RESOURCE = BATCH.resources.items;
 
-const valuesDescription = 'Input objects by id; globalvars says which one each template variable reads (the only one, when there is one).';
+/** Facets named once each, of `items`. */
+const distinctFacets = (items: Schema, description: string): Schema => ({ type: EXEC.facets.type, uniqueItems: true, items, description });
+
+const facetsSchema = (facets: readonly string[]): Schema =>
+  distinctFacets({ enum: [...facets] }, `The facets to add: every section sharing one is rendered; master sections always are. This collection's: ${facets.join(', ')}.`);
 
 /** The members of an exec request body for `collection`, and the definitions they refer to. */
 function execBody(collection: BundleCollection): { properties: Record<string, Schema>; definitions: Schema } {
@@ -33,9 +35,9 @@ function execBody(collection: BundleCollection): { properties: Record<string, Sc
   return {
     properties: {
       facets: facetsSchema(collection.facets),
-      values: { type: 'object', additionalProperties: { $ref: `#/definitions/${VALUES_DEFINITION}` }, description: valuesDescription },
+      values: { ...EXEC.values, additionalProperties: { $ref: `#/definitions/${VALUES_DEFINITION}` } },
       globalvars: {
-        type: 'object',
+        type: EXEC.globalvars.type,
         properties: { [collection.variable]: { type: 'string', description: `The key of values that ${collection.variable} reads.` } },
         additionalProperties: false,
         description: `Which values entry each template variable reads; this collection's variable is ${collection.variable}.`,
@@ -48,13 +50,13 @@ function execBody(collection: BundleCollection): { properties: Record<string, Sc
 const target = (bundle: Bundle, collection: BundleCollection) => `${bundle.repository.vendor}/${bundle.repository.name} ${bundle.repository.apiVersion} ${collection.name}`;
 
 /** The body of POST …/collections/<collection>/exec. `$description` is allowed, as example files carry one; the server ignores it. */
-export function execRequestSchema({ bundle, latest }: Release, collection: BundleCollection): Schema {
+export function execRequestSchemaOf({ bundle, latest }: Release, collection: BundleCollection): Schema {
   const { properties, definitions } = execBody(collection);
   return {
     title: `facetform exec request: ${target(bundle, collection)}${latest ? ' (latest)' : ` ${bundle.repository.release}`}`,
     description: `The body of POST /apis/repos/${bundle.repository.vendor}/${bundle.repository.name}/${bundle.repository.apiVersion}/resources/collections/${collection.name}/exec: ${collection.description}`,
-    type: 'object',
-    required: ['values'],
+    type: execRequestSchema.type,
+    required: execRequestSchema.required,
     properties: { $description: { type: 'string', description: 'For readers: what the request is for. The server ignores it.' }, ...properties },
     additionalProperties: false,
     definitions,
@@ -122,37 +124,32 @@ function resourceRules(releases: readonly Release[]): Schema[] {
 
 function batchBody(vendor: string, releases: readonly Release[]): { properties: Record<string, Schema>; definitions: Schema } {
   const repositories = [...new Set(releases.map(({ bundle }) => bundle.repository.name))];
+  const { repository: _named, collection: { minLength: _enum, ...collection }, facets, ...rest } = RESOURCE.properties;
   const resource: Schema = {
-    type: 'object',
-    required: ['repository', 'collection'],
+    ...RESOURCE,
+    // Both names are narrowed to the names there are (repository here, collection by resourceRules): no least length.
     properties: {
       repository: { enum: repositories, description: `A template repository of ${vendor}.` },
-      collection: { type: 'string', description: 'The collection to render.' },
-      facets: { type: 'array', uniqueItems: true, items: { type: 'string' }, description: 'The facets to add.' },
-      apiVersion: { type: 'string', description: `The API version; default ${DEFAULT_API_VERSION}.` },
-      release: { type: 'string', description: 'Default: the latest release of the API version.' },
+      collection,
+      facets: distinctFacets(facets.items, facets.description),
+      ...rest,
     },
-    additionalProperties: false,
     allOf: resourceRules(releases),
   };
   return {
-    properties: {
-      resources: { type: 'array', minItems: 1, items: { $ref: '#/definitions/resource' }, description: 'The resources to render, in order; each reads the values entry its collection\'s variable names in globalvars.' },
-      values: { type: 'object', additionalProperties: { type: 'object' }, description: valuesDescription },
-      globalvars: { type: 'object', additionalProperties: { type: 'string' }, description: 'Which values entry each template variable reads.' },
-    },
+    properties: { resources: { ...BATCH.resources, items: { $ref: '#/definitions/resource' } }, values: BATCH.values, globalvars: BATCH.globalvars },
     definitions: { resource },
   };
 }
 
 /** The body of POST /apis/repos/<vendor>/exec. */
-export function batchRequestSchema(vendor: string, releases: readonly Release[]): Schema {
+export function batchRequestSchemaOf(vendor: string, releases: readonly Release[]): Schema {
   const { properties, definitions } = batchBody(vendor, releases);
   return {
     title: `facetform batch request: ${vendor}`,
     description: `The body of POST /apis/repos/${vendor}/exec: several resources in one call.`,
-    type: 'object',
-    required: ['resources', 'values'],
+    type: batchRequestSchema.type,
+    required: batchRequestSchema.required,
     properties,
     additionalProperties: false,
     definitions,

@@ -8,7 +8,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ChangeLevel } from '../build/compatibility.js';
 import type { Executable } from '../exec/execute.js';
-import { lookup, resolveVariable } from '../render/resolve.js';
+import { lookup, resolveVariable } from '../request/resolve.js';
 import { fromPointer, isPathPrefix, toPointer, type JsonObject } from '../util/json.js';
 import { immutableViolations } from './immutable-fields.js';
 import type { Difference } from './manifest-diff.js';

@@ -5,7 +5,7 @@
  * Identity and custom resources' transition rules are judged elsewhere.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { lookup } from '../render/resolve.js';
+import { lookup } from '../request/resolve.js';
 import { fromPointer, isPlainObject } from '../util/json.js';
 // An import, not a file read: tsc copies the JSON next to the compiled module in lib/ (the CLI and the Docker image run from there).
 import data from './immutable-fields.json' with { type: 'json' };

@@ -9,7 +9,7 @@
 import type { BundleCollection } from '../bundle/bundle.js';
 import { inputPaths } from '../build/schema-comparison.js';
 import { MASTER_FACET } from '../collection/facet.js';
-import { lookup, resolveVariable } from '../render/resolve.js';
+import { lookup, resolveVariable } from '../request/resolve.js';
 import { sampleValue } from '../schema/sample-value.js';
 import type { Schema } from '../schema/kube-types.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';

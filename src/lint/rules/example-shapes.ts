@@ -1,6 +1,6 @@
 /** Rules for a collection's examples that need no render: each is an exec request body. */
 import type { CollectionModel } from '../../collection/model.js';
-import { requestShapeProblems } from '../../exec/execute.js';
+import { execRequestProblems } from '../../request/request-shape.js';
 import { fromPointer, isPlainObject, type JsonObject } from '../../util/json.js';
 import type { LintReport } from '../report.js';
 
@@ -15,7 +15,7 @@ export function lintExampleShapes(collection: CollectionModel, report: LintRepor
   for (const { file } of collection.source.examples) {
     if (file.value === undefined) continue;
     const { $description: _description, ...request } = isPlainObject(file.value) ? (file.value as JsonObject) : { request: file.value };
-    for (const problem of requestShapeProblems(isPlainObject(file.value) ? request : file.value)) {
+    for (const problem of execRequestProblems(isPlainObject(file.value) ? request : file.value)) {
       report.error(
         file,
         fromPointer(problem.pointer),

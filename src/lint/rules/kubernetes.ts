@@ -5,7 +5,7 @@
  */
 import type { ManifestCheck } from '../../manifest/kube-check.js';
 import type { CollectionRenderPlan } from '../../render/render-plan.js';
-import { lookup } from '../../render/resolve.js';
+import { lookup } from '../../request/resolve.js';
 import { memberType, resolveRef } from '../../schema/kind-definitions.js';
 import type { KindSchema, Schema } from '../../schema/kube-types.js';
 import type { PlaceholderSite } from '../../template/body.js';

@@ -8,7 +8,8 @@
  */
 import type { Middleware } from 'koa';
 import type { Problem } from '../../request/problems.js';
-import { countJsonValues, escapePointerSegment, isPlainObject, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
+import { valuesOf } from '../../request/request-shape.js';
+import { countJsonValues, escapePointerSegment, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
 import { cut } from '../../util/text.js';
 import type { RequestLimits } from '../config.js';
 import { HttpProblem } from '../problem.js';
@@ -66,15 +67,17 @@ function valuesNodesDetail(max: number): string {
 
 export function requestLimits(limits: RequestLimits): Middleware {
   return async (ctx, next) => {
-    const body = ctx.state.body as Record<string, unknown> | undefined;
+    const body = ctx.state.body as unknown;
+    // Only what is there is counted: whether the body is a request is the request shape's to say, later.
+    const values = valuesOf(body);
     const problems: Problem[] = [];
-    if (isPlainObject(body) && isPlainObject(body.values)) {
-      const entries = Object.keys(body.values).length;
+    if (values !== undefined) {
+      const entries = Object.keys(values).length;
       if (entries > limits.maxValuesEntries) problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
     }
     for (const problem of sizeProblems(body, limits)) problems.push(problem);
-    if (isPlainObject(body) && isPlainObject(body.values)) {
-      const nodes = countJsonValues(body.values, '/values'.length, limits.maxValuesNodes);
+    if (values !== undefined) {
+      const nodes = countJsonValues(values, '/values'.length, limits.maxValuesNodes);
       if (nodes > limits.maxValuesNodes) problems.push({ pointer: '/values', detail: valuesNodesDetail(limits.maxValuesNodes) });
     }
     if (problems.length > 0) {

@@ -3,7 +3,8 @@
  * stream of YAML documents, items in request order; all or nothing.
  */
 import type Router from '@koa/router';
-import { DEFAULT_API_VERSION, executeBatch, type FindCollection } from '../../exec/execute-batch.js';
+import { executeBatch, type FindCollection } from '../../exec/execute-batch.js';
+import { DEFAULT_API_VERSION } from '../../request/request-shape.js';
 import { AnswerTooLarge } from '../../manifest/format.js';
 import { RenderError } from '../../request/problems.js';
 import { jsonBody } from '../middleware/json-body.js';

@@ -5,7 +5,7 @@
  */
 import { isPlainObject, ownMember, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
-import type { Problem } from '../request/problems.js';
+import type { Problem } from './problems.js';
 
 export interface ResolvedVariable {
   /** The key of `values` the variable reads. */

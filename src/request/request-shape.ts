@@ -1,0 +1,179 @@
+/**
+ * The shape of a request body, decided here once: the JSON Schema of the exec body and of the batch
+ * body, what a problem with each member says, and the check that walks a body along the schema. The
+ * server's check, the OpenAPI document and the editor schemas take their request bodies from here.
+ * Pure data and functions, no node: imports, so that the browser console can import it too.
+ */
+import { escapePointerSegment, isPlainObject } from '../util/json.js';
+import type { Problem } from './problems.js';
+
+/** The API version a batch resource names when it names none: the version callers coded against is never taken away. */
+export const DEFAULT_API_VERSION = 'v1';
+
+/** The part of JSON Schema a request's shape is written in, all of which `walk` checks. */
+export type ShapeSchema = {
+  type: 'object' | 'array' | 'string';
+  description?: string;
+  required?: string[];
+  properties?: { [name: string]: ShapeSchema };
+  /** Entries besides `properties`; `false`: none. */
+  additionalProperties?: ShapeSchema | false;
+  items?: ShapeSchema;
+  minItems?: number;
+  minLength?: number;
+};
+
+export const VALUES_DESCRIPTION =
+  'Input objects by id; globalvars says which one each template variable reads (the only one, when there is one).';
+
+const facets = { type: 'array', items: { type: 'string' }, description: 'The facets to add.' } satisfies ShapeSchema;
+const values = { type: 'object', additionalProperties: { type: 'object' }, description: VALUES_DESCRIPTION } satisfies ShapeSchema;
+const globalvars = {
+  type: 'object',
+  additionalProperties: { type: 'string' },
+  description: 'Which values entry each template variable reads.',
+} satisfies ShapeSchema;
+
+/** The body of POST …/collections/<collection>/exec. Other members are ignored (example files carry `$description`). */
+export const execRequestSchema = { type: 'object', required: ['values'], properties: { facets, values, globalvars } } satisfies ShapeSchema;
+
+/** One resource of a batch: a collection to render, and its facets. */
+export const batchResourceSchema = {
+  type: 'object',
+  required: ['repository', 'collection'],
+  properties: {
+    repository: { type: 'string', minLength: 1, description: 'A template repository of the vendor.' },
+    collection: { type: 'string', minLength: 1, description: 'The collection to render.' },
+    facets,
+    apiVersion: { type: 'string', description: `The API version; default ${DEFAULT_API_VERSION}.` },
+    release: { type: 'string', description: 'Default: the latest release of the API version.' },
+  },
+  additionalProperties: false,
+} satisfies ShapeSchema;
+
+/** The body of POST /apis/repos/<vendor>/exec: several resources sharing one values and one globalvars. */
+export const batchRequestSchema = {
+  type: 'object',
+  required: ['resources', 'values'],
+  properties: {
+    resources: {
+      type: 'array',
+      minItems: 1,
+      items: batchResourceSchema,
+      description: 'The resources to render, in order; each reads the values entry its collection\'s variable names in globalvars.',
+    },
+    values,
+    globalvars,
+  },
+} satisfies ShapeSchema;
+
+/**
+ * What a problem with a member says, by the member's path in the body ('*': any entry or item):
+ * `wrong` when it is of the wrong type or too short, `missing` when it is required and absent,
+ * `unknown` for a member its object does not have.
+ */
+interface Messages {
+  wrong: string;
+  missing?: string;
+  unknown?: (members: string[]) => string;
+}
+
+const SHARED_MESSAGES: Record<string, Messages> = {
+  '/facets': { wrong: 'must be an array of facet names' },
+  '/facets/*': { wrong: 'must be a string' },
+  '/values': {
+    wrong: 'must be an object mapping an input id to its input object',
+    missing: 'is required: an object mapping an input id to its input object',
+  },
+  '/values/*': { wrong: 'must be an object' },
+  '/globalvars': { wrong: 'must be an object mapping a template variable to a key of values' },
+  '/globalvars/*': { wrong: 'must be a string naming a key of values' },
+};
+
+const EXEC_MESSAGES: Record<string, Messages> = {
+  '': { wrong: 'the request body must be a JSON object with facets, values and globalvars' },
+  ...SHARED_MESSAGES,
+};
+
+const BATCH_MESSAGES: Record<string, Messages> = {
+  '': { wrong: 'the request body must be a JSON object with resources, values and globalvars' },
+  '/resources': { wrong: 'is required: a non-empty array of { repository, collection, facets }' },
+  '/resources/*': {
+    wrong: 'must be an object with repository, collection and facets',
+    unknown: (members) => `is not a member of a resource; use ${members.join(', ')}`,
+  },
+  '/resources/*/repository': { wrong: 'is required: a string' },
+  '/resources/*/collection': { wrong: 'is required: a string' },
+  '/resources/*/apiVersion': { wrong: 'must be a string' },
+  '/resources/*/release': { wrong: 'must be a string' },
+  ...SHARED_MESSAGES,
+};
+
+function fits(schema: ShapeSchema, value: unknown): boolean {
+  if (schema.type === 'object') return isPlainObject(value);
+  if (schema.type === 'array') return Array.isArray(value) && value.length >= (schema.minItems ?? 0);
+  return typeof value === 'string' && value.length >= (schema.minLength ?? 0);
+}
+
+/** One check's walk: the texts of its body, the member paths it leaves to a later check, what it found. */
+interface Walk {
+  messages: Record<string, Messages>;
+  skip: string[];
+  problems: Problem[];
+}
+
+/** Walks `value` along `schema`, the member at `path`. */
+function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string, { messages, skip, problems }: Walk): void {
+  if (!fits(schema, value)) {
+    problems.push({ pointer, detail: messages[path]!.wrong });
+    return;
+  }
+  const properties = schema.properties ?? {};
+  if (isPlainObject(value)) {
+    for (const [name, member] of Object.entries(properties)) {
+      const at = `${path}/${name}`;
+      if (skip.includes(at)) continue;
+      const child = value[name];
+      const where = `${pointer}/${escapePointerSegment(name)}`;
+      if (child !== undefined) walk(member, child, at, where, { messages, skip, problems });
+      else if (schema.required?.includes(name)) problems.push({ pointer: where, detail: messages[at]!.missing ?? messages[at]!.wrong });
+    }
+    const entries = schema.additionalProperties;
+    if (entries === undefined || skip.includes(`${path}/*`)) return;
+    for (const key of Object.keys(value)) {
+      if (Object.hasOwn(properties, key)) continue;
+      const where = `${pointer}/${escapePointerSegment(key)}`;
+      if (entries === false) problems.push({ pointer: where, detail: messages[path]!.unknown!(Object.keys(properties)) });
+      else walk(entries, value[key], `${path}/*`, where, { messages, skip, problems });
+    }
+  } else if (Array.isArray(value) && schema.items !== undefined && !skip.includes(`${path}/*`)) {
+    const items = schema.items;
+    value.forEach((item, index) => walk(items, item, `${path}/*`, `${pointer}/${index}`, { messages, skip, problems }));
+  }
+}
+
+/** The problems of `value` as the member at `path` of a body, pointed at by `pointer`. */
+function check(schema: ShapeSchema, messages: Walk['messages'], value: unknown, path = '', pointer = path, skip: string[] = []): Problem[] {
+  const problems: Problem[] = [];
+  walk(schema, value, path, pointer, { messages, skip, problems });
+  return problems;
+}
+
+/** What is wrong with the shape of an exec body: facets strings, values objects, globalvars strings. */
+export const execRequestProblems = (body: unknown): Problem[] => check(execRequestSchema, EXEC_MESSAGES, body);
+
+/** What is wrong with the facets of an exec body, pointed at as there: a batch resource's are checked so. */
+export const facetsProblems = (value: unknown): Problem[] =>
+  check(execRequestSchema, EXEC_MESSAGES, { facets: value }, '', '', ['/values', '/globalvars']);
+
+/** What is wrong with a batch body's own members: resources as a whole (each is checked by `resourceProblems`), values, globalvars. */
+export const batchRequestProblems = (body: unknown): Problem[] => check(batchRequestSchema, BATCH_MESSAGES, body, '', '', ['/resources/*']);
+
+/** What is wrong with one resource of a batch at `pointer`, but its facets: they are checked when the resource is (`facetsProblems`). */
+export const resourceProblems = (resource: unknown, pointer: string): Problem[] =>
+  check(batchResourceSchema, BATCH_MESSAGES, resource, '/resources/*', pointer, ['/resources/*/facets']);
+
+/** The values of an exec or batch body, when the body and its values are objects; limits count them before the shape is checked. */
+export function valuesOf(body: unknown): Record<string, unknown> | undefined {
+  return isPlainObject(body) && isPlainObject(body.values) ? body.values : undefined;
+}
