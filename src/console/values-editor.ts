@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 // The values editor: the form built from the schema, or the values as JSON text; and globalvars.
 
-import { isPlainObject, toPointer } from '../util/json.js';
+import { execRequestProblems } from '../request/request-shape.js';
+import { toPointer } from '../util/json.js';
 import { $, el } from './dom.js';
 import { clearErrors } from './errors.js';
 import { selectedInputs } from './facets.js';
@@ -73,7 +74,9 @@ export function valuesJsonEdited(): void {
   } catch (parseError) {
     return refuseJson(`not valid JSON: ${(parseError as Error).message}`);
   }
-  if (!isPlainObject(parsed)) return refuseJson('values must be an object: { "<id>": { …input values… } }');
+  // The request's shape is the server's own rule (request-shape.ts); entries are left for the server to name by field.
+  const shape = execRequestProblems({ values: parsed }).find((problem) => problem.pointer === '/values');
+  if (shape !== undefined) return refuseJson(`values ${shape.detail}: { "<id>": { …input values… } }`);
   state.values = parsed as typeof state.values;
   jsonError().hidden = true;
   scheduleRender();
