@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileRepositories } from '../src/build/compile.js';
+import { compileRepositories } from '../src/compiler/compile.js';
 import { REQUEST_FILE_API_VERSION, REQUEST_KIND, BATCH_REQUEST_KIND } from '../src/request-file/request-file.js';
 import { loadRepositories } from '../src/repository/load.js';
 import { batchSchemaPath, LATEST, REPOSITORY_FORMAT_SCHEMAS, requestSchemaPath, SCHEMA_ID_PREFIX } from '../src/schema/editor-schemas.js';

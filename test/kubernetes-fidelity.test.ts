@@ -6,7 +6,7 @@
  */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileRepositories } from '../src/build/compile.js';
+import { compileRepositories } from '../src/compiler/compile.js';
 import { checkManifest } from '../src/manifest/kube-check.js';
 import { buildInto } from './helpers/build.js';
 import { repoCopy, SHIPPED_REPOS } from './helpers/repos.js';

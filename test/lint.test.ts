@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { compileRepositories } from '../src/build/compile.js';
+import { compileRepositories } from '../src/compiler/compile.js';
 import type { LintMessage } from '../src/lint/report.js';
 import { DEMO_REPOS, removeFrom, repoCopy } from './helpers/repos.js';
 

@@ -1,8 +1,8 @@
 import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { BundleLoadError } from '../bundle/bundle-file.js';
-import { compileRepositories } from '../build/compile.js';
-import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../build/write-dist.js';
+import { compileRepositories } from '../compiler/compile.js';
+import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../compiler/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 import { reposFolder } from './repos-folder.js';

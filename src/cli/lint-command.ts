@@ -1,4 +1,4 @@
-import { compileRepositories } from '../build/compile.js';
+import { compileRepositories } from '../compiler/compile.js';
 import { type Io, parseCommandArgs } from './io.js';
 import { reposFolder } from './repos-folder.js';
 

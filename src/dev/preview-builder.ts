@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { compileRepositories } from '../build/compile.js';
+import { compileRepositories } from '../compiler/compile.js';
 import { type Bundle, sha256 } from '../bundle/bundle.js';
 import { loadCollection, type LoadedBundle, type LoadedCollection } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';

@@ -29,8 +29,8 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   const stale = staleRepositories(reposDir, distDir);
   if (stale.length === 0) return undefined;
   // The build (TypeScript compiler, prettier, …) loads only when a build is needed.
-  const { compileRepositories } = await import('../build/compile.js');
-  const { writeDist, ReleaseConflictError, CompatibilityError, distWriteFailure } = await import('../build/write-dist.js');
+  const { compileRepositories } = await import('../compiler/compile.js');
+  const { writeDist, ReleaseConflictError, CompatibilityError, distWriteFailure } = await import('../compiler/write-dist.js');
   const { report, bundles, sources } = await compileRepositories(reposDir);
   if (report.errorCount > 0) throw new BuildFailedError(`${report.format()}the build of ${reposDir} failed; fix the errors above`);
   try {

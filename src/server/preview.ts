@@ -60,7 +60,7 @@ export class Preview {
     let made = this.declarations.get(key);
     if (made === undefined) {
       const repository = { ...found.bundle.repository, release: found.bundle.repository.release + PREVIEW_RELEASE_SUFFIX };
-      made = import('../build/declarations.js').then(({ typeDeclarations }) => typeDeclarations(repository, found.collection));
+      made = import('../compiler/declarations.js').then(({ typeDeclarations }) => typeDeclarations(repository, found.collection));
       made.catch(() => this.declarations.delete(key));
       this.declarations.set(key, made);
     }

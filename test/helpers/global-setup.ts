@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { compileRepositories } from '../../src/build/compile.js';
+import { compileRepositories } from '../../src/compiler/compile.js';
 import { DEMO_REPOS, ROOT, SHIPPED_REPOS } from './repos.js';
 
 export default async function setup(): Promise<() => void> {

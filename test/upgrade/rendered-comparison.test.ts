@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Bundle } from '../../src/bundle/bundle.js';
-import { compileRepositories } from '../../src/build/compile.js';
+import { compileRepositories } from '../../src/compiler/compile.js';
 import { compareRendered } from '../../src/upgrade/rendered-comparison.js';
 import { upgradeRequests } from '../../src/upgrade/upgrade-requests.js';
 import { committedReleases, DEMO_REPOS, repoCopy, ROOT } from '../helpers/repos.js';

@@ -12,7 +12,7 @@ import type { LintReport } from '../report.js';
 /** A collection the build could compile: its model with what types its kind and its render plan. */
 export interface TypedCollection {
   model: CollectionModel;
-  /** What the build found to type the kind (build/kind-typing.ts decides it). */
+  /** What the build found to type the kind (compiler/kind-typing.ts decides it). */
   typing: {
     by: 'kubernetes' | 'crd' | 'nothing';
     crdFile?: SourceFile;
