@@ -26,7 +26,9 @@ try {
     const result = await load(server.url, targets, seconds);
     await sleep(500);
     const rssAfter = await rssOf(server.child.pid!);
-    const fiveHundreds = Object.entries(result.statuses).filter(([status]) => Number(status) >= 500).reduce((sum, [, count]) => sum + count, 0);
+    const fiveHundreds = Object.entries(result.statuses)
+      .filter(([status]) => Number(status) >= 500)
+      .reduce((sum, [, count]) => sum + count, 0);
     const growth = rssAfter / rssBefore - 1;
     const figures = {
       date: new Date().toISOString(),
@@ -47,7 +49,11 @@ try {
     mkdirSync(path.join(ROOT, 'bench-results'), { recursive: true });
     writeFileSync(path.join(ROOT, 'bench-results/soak.json'), JSON.stringify(figures, null, 2) + '\n');
     failed = figures.errors > 0 || figures.non2xx > 0 || fiveHundreds > 0 || growth > 0.1 || !figures.serverAlive;
-    console.log(failed ? 'soak FAILED' : `soak passed: ${figures.requests} requests, 0 errors, 0 5xx, RSS ${figures.rssBeforeMb} → ${figures.rssAfterMb} MB (${figures.rssGrowthPercent}%)`);
+    console.log(
+      failed
+        ? 'soak FAILED'
+        : `soak passed: ${figures.requests} requests, 0 errors, 0 5xx, RSS ${figures.rssBeforeMb} → ${figures.rssAfterMb} MB (${figures.rssGrowthPercent}%)`,
+    );
   } finally {
     await server.stop();
   }

@@ -21,20 +21,31 @@ function authorEnv(drop: string[] = []): NodeJS.ProcessEnv {
 }
 
 /** Runs a command in `cwd`; never throws, so a failure can be shown with its output. */
-async function sh(cwd: string, command: string, args: string[], env = authorEnv()): Promise<{ code: number; stdout: string; stderr: string }> {
+async function sh(
+  cwd: string,
+  command: string,
+  args: string[],
+  env = authorEnv(),
+): Promise<{ code: number; stdout: string; stderr: string }> {
   try {
     const { stdout, stderr } = await run(command, args, { cwd, env, maxBuffer: 64 * 1024 * 1024 });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: typeof failed.code === 'number' ? failed.code : -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? String(error) };
+    return {
+      code: typeof failed.code === 'number' ? failed.code : -1,
+      stdout: failed.stdout ?? '',
+      stderr: failed.stderr ?? String(error),
+    };
   }
 }
 
 /** A copy of the project's working tree as git sees it (tracked and untracked files, not ignored ones), node_modules linked, lib/ compiled. */
 async function projectCopy(): Promise<string> {
   const dir = tempDir('facetform-author-');
-  const files = (await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })).stdout.split('\0');
+  const files = (
+    await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: ROOT, maxBuffer: 64 * 1024 * 1024 })
+  ).stdout.split('\0');
   for (const file of files) {
     // A file deleted in the working tree but still in the index is not part of it.
     if (file === '' || !existsSync(path.join(ROOT, file))) continue;
@@ -51,90 +62,139 @@ async function projectCopy(): Promise<string> {
 function failedTests(reportFile: string): string[] {
   if (!existsSync(reportFile)) return ['(no report written)'];
   const report = JSON.parse(readFileSync(reportFile, 'utf8')) as {
-    testResults: Array<{ name: string; status: string; message?: string; assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }> }>;
+    testResults: Array<{
+      name: string;
+      status: string;
+      message?: string;
+      assertionResults: Array<{ fullName: string; status: string; failureMessages: string[] }>;
+    }>;
   };
   return report.testResults.flatMap((file) => {
     const where = path.relative(path.dirname(reportFile), file.name);
     const failed = file.assertionResults.filter((test) => test.status === 'failed');
     if (failed.length === 0 && file.status === 'failed') return [`${where}: ${file.message?.split('\n')[0] ?? 'failed to run'}`];
-    return failed.map((test) => `${where} > ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n').slice(0, 4).join('\n      ')}`);
+    return failed.map(
+      (test) => `${where} > ${test.fullName}\n      ${(test.failureMessages[0] ?? '').split('\n').slice(0, 4).join('\n      ')}`,
+    );
   });
 }
 
 describe("the README's recipe for adding one section", () => {
-  it('builds a minor release and leaves the suites that read repos/ and dist/ green', async () => {
-    const started = Date.now();
-    const project = await projectCopy();
-    const facetform = (...args: string[]) => sh(project, process.execPath, ['bin/facetform.js', ...args]);
-    const repos = path.join(project, 'repos');
+  it(
+    'builds a minor release and leaves the suites that read repos/ and dist/ green',
+    async () => {
+      const started = Date.now();
+      const project = await projectCopy();
+      const facetform = (...args: string[]) => sh(project, process.execPath, ['bin/facetform.js', ...args]);
+      const repos = path.join(project, 'repos');
 
-    // 1. A new section in a collection found in repos/ (one member of its kind that no section writes
-    // yet: mountOptions today), under a new facet, and an example that selects it.
-    const storage = collectionOfKind('StorageClass', repos);
-    const { member, section, value } = unwrittenMember(
-      storage,
-      [
-        ['mountOptions', ['nfsvers=4.1']],
-        ['allowedTopologies', [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['zone-a'] }] }]],
-      ],
-      repos,
-    );
-    const facet = `addon:${section}`;
-    const collectionDir = path.join(repos, storage.repository, storage.collection);
-    const v = storage.variable;
-    writeFileSync(path.join(collectionDir, `sections/${section}.json`), JSON.stringify({ $description: `Sets the ${member} of this class.`, facets: ['addon:spec', facet], [member]: `{{ ${v}.spec.${member} ?? ${v}.${member} }}` }, null, 2) + '\n');
-    const example = path.join(collectionDir, `examples/${section}.json`);
-    expect(existsSync(example), example).toBe(false);
-    const values = { metadata: { name: 'nfs' }, provisioner: 'nfs.csi.k8s.io', [member]: value };
-    writeFileSync(example, JSON.stringify({ $description: `An NFS StorageClass with ${member}.`, facets: ['addon:provisioner', facet], values: { nfs: values }, globalvars: { [v]: 'nfs' } }, null, 2) + '\n');
+      // 1. A new section in a collection found in repos/ (one member of its kind that no section writes
+      // yet: mountOptions today), under a new facet, and an example that selects it.
+      const storage = collectionOfKind('StorageClass', repos);
+      const { member, section, value } = unwrittenMember(
+        storage,
+        [
+          ['mountOptions', ['nfsvers=4.1']],
+          ['allowedTopologies', [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['zone-a'] }] }]],
+        ],
+        repos,
+      );
+      const facet = `addon:${section}`;
+      const collectionDir = path.join(repos, storage.repository, storage.collection);
+      const v = storage.variable;
+      writeFileSync(
+        path.join(collectionDir, `sections/${section}.json`),
+        JSON.stringify(
+          {
+            $description: `Sets the ${member} of this class.`,
+            facets: ['addon:spec', facet],
+            [member]: `{{ ${v}.spec.${member} ?? ${v}.${member} }}`,
+          },
+          null,
+          2,
+        ) + '\n',
+      );
+      const example = path.join(collectionDir, `examples/${section}.json`);
+      expect(existsSync(example), example).toBe(false);
+      const values = { metadata: { name: 'nfs' }, provisioner: 'nfs.csi.k8s.io', [member]: value };
+      writeFileSync(
+        example,
+        JSON.stringify(
+          {
+            $description: `An NFS StorageClass with ${member}.`,
+            facets: ['addon:provisioner', facet],
+            values: { nfs: values },
+            globalvars: { [v]: 'nfs' },
+          },
+          null,
+          2,
+        ) + '\n',
+      );
 
-    // 2. npm run lint.
-    const lint = await facetform('lint');
-    expect(lint.code, lint.stderr).toBe(0);
-    expect(lint.stdout).toBe('0 errors, 0 warnings\n');
+      // 2. npm run lint.
+      const lint = await facetform('lint');
+      expect(lint.code, lint.stderr).toBe(0);
+      expect(lint.stdout).toBe('0 errors, 0 warnings\n');
 
-    // 3. npx facetform diff: no request of the previous release renders differently, and the new
-    // section is an addition, which the release still declared cannot carry.
-    const released = declaredRelease(storage.repository, repos);
-    const diff = await facetform('diff', storage.repository);
-    expect(diff.code, diff.stderr).toBe(1);
-    expect(diff.stdout).toMatch(new RegExp(`\n {2}${storage.collection} \\(StorageClass\\): \\d+ requests?, none renders differently\n`));
-    expect(diff.stdout).toMatch(new RegExp(`minor +adds section ${section} to ${storage.collection}\n`));
-    const verdict = new RegExp(`verdict: REFUSED: .*release as (\\S+) \\(after \\S+\\), not ${released.replaceAll('.', '\\.')}\n`).exec(diff.stdout);
-    expect(verdict, diff.stdout).not.toBeNull();
+      // 3. npx facetform diff: no request of the previous release renders differently, and the new
+      // section is an addition, which the release still declared cannot carry.
+      const released = declaredRelease(storage.repository, repos);
+      const diff = await facetform('diff', storage.repository);
+      expect(diff.code, diff.stderr).toBe(1);
+      expect(diff.stdout).toMatch(new RegExp(`\n {2}${storage.collection} \\(StorageClass\\): \\d+ requests?, none renders differently\n`));
+      expect(diff.stdout).toMatch(new RegExp(`minor +adds section ${section} to ${storage.collection}\n`));
+      const verdict = new RegExp(`verdict: REFUSED: .*release as (\\S+) \\(after \\S+\\), not ${released.replaceAll('.', '\\.')}\n`).exec(
+        diff.stdout,
+      );
+      expect(verdict, diff.stdout).not.toBeNull();
 
-    // 4. Bump the release as the build says: unchanged, it refuses and names the fix and the addition.
-    const refused = await facetform('build');
-    expect(refused.code).toBe(1);
-    const advice = new RegExp(`set "release" in repos/${storage.repository}/repository\\.json to (\\S+) \\(a fix\\) or (\\S+) \\(an addition\\)`).exec(refused.stderr);
-    expect(advice, refused.stderr).not.toBeNull();
-    const [major, minor] = released.split('.').map(Number) as [number, number];
-    const next = advice![2]!;
-    expect(next).toBe(`${major}.${minor + 1}.0`);
-    expect(verdict![1]).toBe(next);
-    const declarationFile = path.join(repos, storage.repository, 'repository.json');
-    writeFileSync(declarationFile, JSON.stringify({ ...JSON.parse(readFileSync(declarationFile, 'utf8')), release: next }, null, 2) + '\n');
+      // 4. Bump the release as the build says: unchanged, it refuses and names the fix and the addition.
+      const refused = await facetform('build');
+      expect(refused.code).toBe(1);
+      const advice = new RegExp(
+        `set "release" in repos/${storage.repository}/repository\\.json to (\\S+) \\(a fix\\) or (\\S+) \\(an addition\\)`,
+      ).exec(refused.stderr);
+      expect(advice, refused.stderr).not.toBeNull();
+      const [major, minor] = released.split('.').map(Number) as [number, number];
+      const next = advice![2]!;
+      expect(next).toBe(`${major}.${minor + 1}.0`);
+      expect(verdict![1]).toBe(next);
+      const declarationFile = path.join(repos, storage.repository, 'repository.json');
+      writeFileSync(
+        declarationFile,
+        JSON.stringify({ ...JSON.parse(readFileSync(declarationFile, 'utf8')), release: next }, null, 2) + '\n',
+      );
 
-    // 5. npm run build: the minor release is accepted and written beside the earlier ones.
-    const build = await facetform('build');
-    expect(build.code, build.stderr).toBe(0);
-    expect(build.stdout).toContain(`${storage.repository} v1 ${next} after ${released}: adds facet ${facet} to ${storage.collection}; adds section ${section} to ${storage.collection}`);
-    expect(existsSync(path.join(project, 'dist', storage.repository, 'v1', next, 'bundle.json'))).toBe(true);
+      // 5. npm run build: the minor release is accepted and written beside the earlier ones.
+      const build = await facetform('build');
+      expect(build.code, build.stderr).toBe(0);
+      expect(build.stdout).toContain(
+        `${storage.repository} v1 ${next} after ${released}: adds facet ${facet} to ${storage.collection}; adds section ${section} to ${storage.collection}`,
+      );
+      expect(existsSync(path.join(project, 'dist', storage.repository, 'v1', next, 'bundle.json'))).toBe(true);
 
-    // 6. npx vitest run test/golden.test.ts writes the golden manifest of the new example (as on an author's machine, not in CI).
-    const vitest = path.join(project, 'node_modules/vitest/vitest.mjs');
-    const golden = await sh(project, process.execPath, [vitest, 'run', 'test/golden.test.ts'], authorEnv(['CI']));
-    expect(golden.code, golden.stdout + golden.stderr).toBe(0);
-    const goldenFile = path.join(project, 'test/golden', storage.repository, storage.collection, `${section}.json`);
-    expect(JSON.parse(readFileSync(goldenFile, 'utf8'))).toEqual({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', ...values });
-    console.log(`author recipe: copy, lint, diff, build and golden files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+      // 6. npx vitest run test/golden.test.ts writes the golden manifest of the new example (as on an author's machine, not in CI).
+      const vitest = path.join(project, 'node_modules/vitest/vitest.mjs');
+      const golden = await sh(project, process.execPath, [vitest, 'run', 'test/golden.test.ts'], authorEnv(['CI']));
+      expect(golden.code, golden.stdout + golden.stderr).toBe(0);
+      const goldenFile = path.join(project, 'test/golden', storage.repository, storage.collection, `${section}.json`);
+      expect(JSON.parse(readFileSync(goldenFile, 'utf8'))).toEqual({ apiVersion: 'storage.k8s.io/v1', kind: 'StorageClass', ...values });
+      console.log(`author recipe: copy, lint, diff, build and golden files in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 
-    // 7. Every suite of `npm test`, in the copy, as its pull request's CI would run them.
-    const suitesStarted = Date.now();
-    const reportFile = path.join(project, 'vitest-report.json');
-    const suites = await sh(project, process.execPath, [vitest, 'run', '--reporter=dot', '--reporter=json', `--outputFile.json=${reportFile}`]);
-    console.log(`author recipe: every suite in the copy in ${((Date.now() - suitesStarted) / 1000).toFixed(0)} s`);
-    const output = (suites.stdout + suites.stderr).slice(-3000);
-    expect(suites.code, `tests that fail in the copy after the recipe:\n  ${failedTests(reportFile).join('\n  ')}\n\n${output}`).toBe(0);
-  }, 20 * 60_000);
+      // 7. Every suite of `npm test`, in the copy, as its pull request's CI would run them.
+      const suitesStarted = Date.now();
+      const reportFile = path.join(project, 'vitest-report.json');
+      const suites = await sh(project, process.execPath, [
+        vitest,
+        'run',
+        '--reporter=dot',
+        '--reporter=json',
+        `--outputFile.json=${reportFile}`,
+      ]);
+      console.log(`author recipe: every suite in the copy in ${((Date.now() - suitesStarted) / 1000).toFixed(0)} s`);
+      const output = (suites.stdout + suites.stderr).slice(-3000);
+      expect(suites.code, `tests that fail in the copy after the recipe:\n  ${failedTests(reportFile).join('\n  ')}\n\n${output}`).toBe(0);
+    },
+    20 * 60_000,
+  );
 });

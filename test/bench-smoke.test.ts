@@ -8,8 +8,20 @@ import { ROOT } from './helpers/repos.js';
 
 describe('npm run bench', () => {
   it('runs every benchmark in a quick smoke run and writes its figures', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/bench/index.ts', '--quick'], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-    for (const row of ['render (service seed)', 'validate + render + Kubernetes check + JSON', 'exec over HTTP', 'start-up to first 200', 'scale:', 'memory:']) expect(stdout).toContain(row);
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/tsx/dist/cli.mjs'), 'scripts/bench/index.ts', '--quick'],
+      { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 },
+    );
+    for (const row of [
+      'render (service seed)',
+      'validate + render + Kubernetes check + JSON',
+      'exec over HTTP',
+      'start-up to first 200',
+      'scale:',
+      'memory:',
+    ])
+      expect(stdout).toContain(row);
     const figures = JSON.parse(readFileSync(path.join(ROOT, 'bench-results/bench-quick.json'), 'utf8'));
     expect(figures.quick).toBe(true);
     expect(figures.rows.length).toBeGreaterThanOrEqual(13);

@@ -29,13 +29,21 @@ describe('facetform build', () => {
   it('writes one bundle per repository release, and a schema and declarations per collection', () => {
     const files = Object.keys(snapshot(dist)).sort();
     const repositories = repositoriesIn();
-    const collections = repositories.flatMap((repository) => repository.collections.map((collection) => `${repository.name}/v1/${repository.release}/%/${collection}`));
-    expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual(repositories.map((repository) => `${repository.name}/v1/${repository.release}/bundle.json`));
-    expect(files.filter((file) => file.endsWith('.schema.json'))).toEqual(collections.map((file) => file.replace('%', 'schemas') + '.schema.json').sort());
+    const collections = repositories.flatMap((repository) =>
+      repository.collections.map((collection) => `${repository.name}/v1/${repository.release}/%/${collection}`),
+    );
+    expect(files.filter((file) => file.endsWith('bundle.json'))).toEqual(
+      repositories.map((repository) => `${repository.name}/v1/${repository.release}/bundle.json`),
+    );
+    expect(files.filter((file) => file.endsWith('.schema.json'))).toEqual(
+      collections.map((file) => file.replace('%', 'schemas') + '.schema.json').sort(),
+    );
     expect(files.filter((file) => file.endsWith('.d.ts'))).toEqual(collections.map((file) => file.replace('%', 'types') + '.d.ts').sort());
     expect(files).toContain('index.json');
     const index = JSON.parse(readFileSync(path.join(dist, 'index.json'), 'utf8'));
-    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections)).toEqual(repositories.map((repository) => repository.collections));
+    expect(index.bundles.map((entry: { repository: string; collections: string[] }) => entry.collections)).toEqual(
+      repositories.map((repository) => repository.collections),
+    );
   });
 
   it('changes no byte when built twice, into the same folder or a new one', async () => {
@@ -54,7 +62,9 @@ describe('facetform build', () => {
   });
 
   it('seals each bundle with the sha256 of its canonical content', () => {
-    const bundle = JSON.parse(readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`), 'utf8')) as Bundle;
+    const bundle = JSON.parse(
+      readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`), 'utf8'),
+    ) as Bundle;
     const { digest, ...content } = bundle;
     expect(digest).toBe(sha256(canonicalJson(content)));
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
@@ -75,7 +85,14 @@ describe('facetform build', () => {
     const changed = repoCopy(SHIPPED_REPOS);
     const [major, minor, patch] = declaredRelease('extend-resources').split('.').map(Number) as [number, number, number];
     const declaration = path.join(changed, 'extend-resources/repository.json');
-    writeFileSync(declaration, JSON.stringify({ ...JSON.parse(readFileSync(declaration, 'utf8')), release: `${major}.${minor}.${patch + 1}`, description: 'Changed.' }));
+    writeFileSync(
+      declaration,
+      JSON.stringify({
+        ...JSON.parse(readFileSync(declaration, 'utf8')),
+        release: `${major}.${minor}.${patch + 1}`,
+        description: 'Changed.',
+      }),
+    );
     // … and its temporary file cannot be written.
     mkdirSync(`${index}.${process.pid}.tmp`);
     const run = await runCli(['build', '--repos', changed, '--out', out]);
@@ -102,14 +119,19 @@ describe('facetform build', () => {
     const service = 'service-resources/service/sections';
     const copy = repoCopy(SHIPPED_REPOS, {
       [`${service}/broken.json`]: '{\n  "facets": ["addon:spec"],\n  "spec": {\n',
-      [`${service}/ports-typo.json`]: '{\n  "facets": ["addon:spec", "addon:ports"],\n  "spec": {\n    "ports": "{{ __SVC_ID__.spec.ports }"\n  }\n}\n',
+      [`${service}/ports-typo.json`]:
+        '{\n  "facets": ["addon:spec", "addon:ports"],\n  "spec": {\n    "ports": "{{ __SVC_ID__.spec.ports }"\n  }\n}\n',
       [`${service}/upper.json`]: '{\n  "facets": ["Addon:Ports"],\n  "spec": {\n    "sessionAffinity": "ClientIP"\n  }\n}\n',
-      [`${service}/type2.json`]: '{\n  "facets": ["addon:spec", "addon:type2"],\n  "spec": {\n    "type": "{{ __SVC_ID__.spec.type }}"\n  }\n}\n',
+      [`${service}/type2.json`]:
+        '{\n  "facets": ["addon:spec", "addon:type2"],\n  "spec": {\n    "type": "{{ __SVC_ID__.spec.type }}"\n  }\n}\n',
     });
     const out = path.join(copy, 'out');
     const run = await runCli(['build', '--repos', copy, '--out', out]);
     expect(run.code).toBe(1);
-    const errors = run.stderr.split('\n').filter((line) => / error /.test(line)).map((line) => line.replace(copy + '/', ''));
+    const errors = run.stderr
+      .split('\n')
+      .filter((line) => / error /.test(line))
+      .map((line) => line.replace(copy + '/', ''));
     expect(errors).toEqual([
       `${service}/broken.json:4:1 error invalid JSON: expected "}" to close the object`,
       `${service}/ports-typo.json:4:15 error malformed placeholder: placeholder opened with "{{" is not closed with "}}"`,

@@ -34,59 +34,126 @@ beforeAll(async () => {
 
 describe('facetform render', () => {
   it('prints the manifest of a whole exec request as JSON', async () => {
-    const run = await facetform(['render', 'service-resources/service', '--request', 'repos/service-resources/service/examples/seed.json', '--bundles', dist]);
+    const run = await facetform([
+      'render',
+      'service-resources/service',
+      '--request',
+      'repos/service-resources/service/examples/seed.json',
+      '--bundles',
+      dist,
+    ]);
     expect(run.code).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ apiVersion: 'v1', kind: 'Service', spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 8080 }] } });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      apiVersion: 'v1',
+      kind: 'Service',
+      spec: { ports: [{ port: 80, protocol: 'TCP', targetPort: 8080 }] },
+    });
   });
 
   it('reads values and globalvars from YAML files, takes facets from the command line and prints YAML', async () => {
     const values = path.join(work, 'values.yaml');
     const globalvars = path.join(work, 'globalvars.yaml');
-    writeFileSync(values, 'web:\n  metadata:\n    name: web\n  spec:\n    selector: {app: web}\n    ports:\n      - port: 80\nother:\n  metadata: {name: other}\n');
+    writeFileSync(
+      values,
+      'web:\n  metadata:\n    name: web\n  spec:\n    selector: {app: web}\n    ports:\n      - port: 80\nother:\n  metadata: {name: other}\n',
+    );
     writeFileSync(globalvars, '__SVC_ID__: web\n');
-    const run = await facetform(['render', 'service-resources/service', '--facets', 'addon:ports', '--values', values, '--globalvars', globalvars, '--format', 'yaml', '--bundles', dist]);
+    const run = await facetform([
+      'render',
+      'service-resources/service',
+      '--facets',
+      'addon:ports',
+      '--values',
+      values,
+      '--globalvars',
+      globalvars,
+      '--format',
+      'yaml',
+      '--bundles',
+      dist,
+    ]);
     expect(run.code).toBe(0);
-    expect(parseYaml(run.stdout)).toEqual({ apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }] } });
+    expect(parseYaml(run.stdout)).toEqual({
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: { name: 'web' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80 }] },
+    });
   });
 
   it('reads values from standard input', async () => {
-    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist], '{"c":{"metadata":{"name":"c"},"data":{"A":"1"}}}');
+    const run = await facetform(
+      ['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist],
+      '{"c":{"metadata":{"name":"c"},"data":{"A":"1"}}}',
+    );
     expect(JSON.parse(run.stdout)).toEqual({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data: { A: '1' } });
   });
 
   it('refuses a values or request file with a lone UTF-16 surrogate, naming its JSON Pointer as the server does', async () => {
     const values = path.join(work, 'surrogate.json');
     writeFileSync(values, '{"c":{"metadata":{"name":"c"},"data":{"k":"x\\ud800"}}}');
-    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', values, '--format', 'yaml', '--bundles', dist]);
+    const run = await facetform([
+      'render',
+      'config-and-storage-resources/configmap',
+      '--facets',
+      'addon:data',
+      '--values',
+      values,
+      '--format',
+      'yaml',
+      '--bundles',
+      dist,
+    ]);
     expect(run).toMatchObject({ code: 2, stdout: '' });
     expect(run.stderr).toContain(`values file ${values}: the string at /c/data/k holds a lone UTF-16 surrogate, which UTF-8 cannot carry`);
     const request = path.join(work, 'surrogate-request.yaml');
     writeFileSync(request, 'values:\n  c:\n    metadata: { name: c }\n    data: { "\\uDFFF": v }\n');
     const fromYaml = await facetform(['render', 'config-and-storage-resources/configmap', '--request', request, '--bundles', dist]);
     expect(fromYaml.code).toBe(2);
-    expect(fromYaml.stderr).toContain(`request file ${request}: the member name "\\udfff" in the object at /values/c/data holds a lone UTF-16 surrogate`);
+    expect(fromYaml.stderr).toContain(
+      `request file ${request}: the member name "\\udfff" in the object at /values/c/data holds a lone UTF-16 surrogate`,
+    );
   });
 
   it('refuses a manifest larger than the Kubernetes API server accepts, as the exec API does', async () => {
     const data = Object.fromEntries(Array.from({ length: 4000 }, (_, index) => [`k${index}`, 'v'.repeat(1000)]));
-    const run = await facetform(['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist], JSON.stringify({ c: { metadata: { name: 'c' }, data } }));
+    const run = await facetform(
+      ['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist],
+      JSON.stringify({ c: { metadata: { name: 'c' }, data } }),
+    );
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
-    expect(run.stderr).toMatch(/\/values\/c: the ConfigMap it renders takes 3\.\d MiB as JSON; the Kubernetes API server refuses an object over 3 MiB/);
+    expect(run.stderr).toMatch(
+      /\/values\/c: the ConfigMap it renders takes 3\.\d MiB as JSON; the Kubernetes API server refuses an object over 3 MiB/,
+    );
   });
 
   it('refuses a number too large for a double instead of rendering null, naming its JSON Pointer as the server does', async () => {
     const request = path.join(work, 'huge.json');
-    writeFileSync(request, '{"values":{"crd":{"metadata":{"name":"w.example.com"},"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"number","default":1e400}}}]}}}}');
+    writeFileSync(
+      request,
+      '{"values":{"crd":{"metadata":{"name":"w.example.com"},"spec":{"versions":[{"name":"v1","schema":{"openAPIV3Schema":{"type":"number","default":1e400}}}]}}}}',
+    );
     const run = await facetform(['render', 'extend-resources/customresourcedefinition', '--request', request, '--bundles', dist]);
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain(`request file ${request}: the number at /values/crd/spec/versions/0/schema/openAPIV3Schema/default is too large to represent`);
+    expect(run.stderr).toContain(
+      `request file ${request}: the number at /values/crd/spec/versions/0/schema/openAPIV3Schema/default is too large to represent`,
+    );
   });
 
   it('prints every problem to stderr and exits 1 when the values are wrong', async () => {
     const values = path.join(work, 'bad.json');
     writeFileSync(values, JSON.stringify({ web: { spec: { ports: [{ port: 'http' }] } } }));
-    const run = await facetform(['render', 'service-resources/service', '--facets', 'addon:ports,addon:nope', '--values', values, '--bundles', dist]);
+    const run = await facetform([
+      'render',
+      'service-resources/service',
+      '--facets',
+      'addon:ports,addon:nope',
+      '--values',
+      values,
+      '--bundles',
+      dist,
+    ]);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('/facets/1: "addon:nope" is not a facet of service');
@@ -109,7 +176,9 @@ describe('facetform render', () => {
     expect((await facetform(['render', 'service-resources/servce', '--values', '-', '--bundles', dist], '{}')).stderr).toBe(
       'facetform render: no collection servce in service-resources; known: endpoints, ingress, ingressclass, service\n',
     );
-    expect((await facetform(['render', 'nope/service', '--values', '-', '--bundles', dist], '{}')).stderr).toContain('known: config-and-storage-resources, extend-resources, service-resources');
+    expect((await facetform(['render', 'nope/service', '--values', '-', '--bundles', dist], '{}')).stderr).toContain(
+      'known: config-and-storage-resources, extend-resources, service-resources',
+    );
     const usage = await facetform(['render', 'service-resources/service', '--bundles', dist]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('facetform render: give either --values FILE or --request FILE\n');
@@ -128,14 +197,28 @@ describe('facetform render --batch', () => {
   it('prints a List of every resource of a batch request, or YAML documents', async () => {
     const json = await facetform(['render', '--batch', 'test/fixtures/batch/app.json', '--bundles', dist]);
     expect(json.code).toBe(0);
-    expect(JSON.parse(json.stdout).items.map((item: { kind: string }) => item.kind)).toEqual(['Service', 'Ingress', 'ConfigMap', 'PersistentVolumeClaim']);
+    expect(JSON.parse(json.stdout).items.map((item: { kind: string }) => item.kind)).toEqual([
+      'Service',
+      'Ingress',
+      'ConfigMap',
+      'PersistentVolumeClaim',
+    ]);
     const yaml = await facetform(['render', '--batch', 'test/fixtures/batch/app.json', '--format', 'yaml', '--bundles', dist]);
     expect(parseAllDocuments(yaml.stdout).map((document) => document.toJS())).toEqual(JSON.parse(json.stdout).items);
   });
 
   it('prints every problem of every resource and exits 1', async () => {
     const batch = path.join(work, 'batch.json');
-    writeFileSync(batch, JSON.stringify({ resources: [{ repository: 'service-resources', collection: 'service', facets: ['addon:x'] }, { repository: 'nope', collection: 'y' }], values: { w: { metadata: { name: 'w' } } } }));
+    writeFileSync(
+      batch,
+      JSON.stringify({
+        resources: [
+          { repository: 'service-resources', collection: 'service', facets: ['addon:x'] },
+          { repository: 'nope', collection: 'y' },
+        ],
+        values: { w: { metadata: { name: 'w' } } },
+      }),
+    );
     const run = await facetform(['render', '--batch', batch, '--bundles', dist]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('/resources/0/facets/0: "addon:x" is not a facet of service');
@@ -152,7 +235,9 @@ describe('facetform lint and build', () => {
   it('lint exits 1 with file:line:col messages for broken ones', async () => {
     const run = await facetform(['lint', '--repos', path.join(ROOT, 'test/fixtures/broken-repos')]);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/broken-repos\/demo-resources\/settings\/sections\/core\.json:2:14 error facet "Master" is not "master" or "addon:<name>"\n    hint: /);
+    expect(run.stderr).toMatch(
+      /broken-repos\/demo-resources\/settings\/sections\/core\.json:2:14 error facet "Master" is not "master" or "addon:<name>"\n    hint: /,
+    );
   });
 
   it('prints usage for an unknown command', async () => {
@@ -170,13 +255,18 @@ describe('facetform lint and build', () => {
       expect(run.stderr).not.toContain('    at ');
     }
     const file = await facetform(['lint', '--repos', path.join(ROOT, 'package.json')]);
-    expect(file).toMatchObject({ code: 2, stderr: expect.stringContaining(`repositories folder ${path.join(ROOT, 'package.json')} is not a folder`) });
+    expect(file).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining(`repositories folder ${path.join(ROOT, 'package.json')} is not a folder`),
+    });
   });
 });
 
 describe('facetform help and version', () => {
-  it('<command> --help and -h print that command\'s usage and exit 0, for every command', async () => {
-    const commands = [...new Set([...USAGE.matchAll(/^ {2}facetform (\w+)/gm)].map((match) => match[1]!))].filter((command) => command !== 'help' && command !== 'version');
+  it("<command> --help and -h print that command's usage and exit 0, for every command", async () => {
+    const commands = [...new Set([...USAGE.matchAll(/^ {2}facetform (\w+)/gm)].map((match) => match[1]!))].filter(
+      (command) => command !== 'help' && command !== 'version',
+    );
     expect(commands.length).toBeGreaterThan(1);
     for (const command of commands) {
       for (const flag of ['--help', '-h']) {
@@ -196,6 +286,7 @@ describe('facetform help and version', () => {
 
   it('--version and version print the version of package.json', async () => {
     const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
-    for (const args of [['--version'], ['version']]) expect(await facetform(args)).toEqual({ code: 0, stdout: `facetform ${version}\n`, stderr: '' });
+    for (const args of [['--version'], ['version']])
+      expect(await facetform(args)).toEqual({ code: 0, stdout: `facetform ${version}\n`, stderr: '' });
   });
 });

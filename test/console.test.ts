@@ -10,7 +10,15 @@ import { collectionOfKind, declaredRelease, repositoriesIn, ROOT, SHIPPED_REPOS 
 import { BASE, KEY, startTestServer, type TestServer } from './helpers/server.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 let server: TestServer;
@@ -26,7 +34,11 @@ async function eventually(check: () => Promise<boolean>, what: string, timeoutMs
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
-const text = (selector: string) => page.locator(selector).textContent().then((value) => value ?? '');
+const text = (selector: string) =>
+  page
+    .locator(selector)
+    .textContent()
+    .then((value) => value ?? '');
 const field = (pointer: string) => page.locator(`#values-form [data-pointer="${pointer}"]`);
 
 // What the console is checked against comes from repos/ and the served schema, not from the console's own reading of them.
@@ -37,8 +49,12 @@ const SERVICE_SECTIONS = readdirSync(path.join(SHIPPED_REPOS, SERVICE.repository
   .sort()
   .map((file) => {
     const section = JSON.parse(readFileSync(path.join(SHIPPED_REPOS, SERVICE.repository, SERVICE.collection, 'sections', file), 'utf8'));
-    const references = [...JSON.stringify(section).matchAll(/\{\{([^}]*)\}\}/g)].flatMap((match) => match[1]!.split('??').map((reference) => reference.trim()));
-    const inputs = references.filter((reference) => reference.startsWith(`${SERVICE.variable}.`)).map((reference) => reference.slice(SERVICE.variable.length + 1));
+    const references = [...JSON.stringify(section).matchAll(/\{\{([^}]*)\}\}/g)].flatMap((match) =>
+      match[1]!.split('??').map((reference) => reference.trim()),
+    );
+    const inputs = references
+      .filter((reference) => reference.startsWith(`${SERVICE.variable}.`))
+      .map((reference) => reference.slice(SERVICE.variable.length + 1));
     return { name: file.replace(/\.json$/, ''), facets: section.facets as string[], description: section.$description as string, inputs };
   });
 const ENTRY = SERVICE.seed.globalvars![SERVICE.variable]!;
@@ -48,10 +64,26 @@ const pointerOf = (path: string) => `/values/${ENTRY}/${path.split('.').join('/'
 function deref(node: any, root: any): any {
   if (node === undefined) return undefined;
   let result = { ...node };
-  if (node.$ref) result = { ...deref(node.$ref.split('/').slice(1).reduce((at: any, key: string) => at[key], root), root), ...result, $ref: undefined };
+  if (node.$ref)
+    result = {
+      ...deref(
+        node.$ref
+          .split('/')
+          .slice(1)
+          .reduce((at: any, key: string) => at[key], root),
+        root,
+      ),
+      ...result,
+      $ref: undefined,
+    };
   for (const part of node.allOf ?? []) {
     const other = deref(part, root);
-    result = { ...other, ...result, properties: { ...other.properties, ...result.properties }, required: [...(result.required ?? []), ...(other.required ?? [])] };
+    result = {
+      ...other,
+      ...result,
+      properties: { ...other.properties, ...result.properties },
+      required: [...(result.required ?? []), ...(other.required ?? [])],
+    };
   }
   return result;
 }
@@ -70,9 +102,15 @@ async function openService(): Promise<void> {
   await page.goto(server.url + '/console');
   await eventually(async () => (await page.locator('#repository option').count()) > 0, 'the repositories');
   await page.selectOption('#repository', { label: `${SERVICE.repository} v1 (${declaredRelease(SERVICE.repository)})` });
-  await eventually(async () => (await page.locator(`#collection option:has-text("${SERVICE.collection} (Service)")`).count()) === 1, 'the collections');
+  await eventually(
+    async () => (await page.locator(`#collection option:has-text("${SERVICE.collection} (Service)")`).count()) === 1,
+    'the collections',
+  );
   await page.selectOption('#collection', { label: `${SERVICE.collection} (Service)` });
-  await eventually(async () => (await page.locator('#facet-list input').count()) === new Set(SERVICE_SECTIONS.flatMap((section) => section.facets)).size, 'the facets');
+  await eventually(
+    async () => (await page.locator('#facet-list input').count()) === new Set(SERVICE_SECTIONS.flatMap((section) => section.facets)).size,
+    'the facets',
+  );
   await eventually(async () => (await text('#render-state')).startsWith('rendered'), 'the seed to render');
 }
 const facetId = (facet: string) => `#facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
@@ -106,15 +144,22 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     await eventually(async () => (await page.locator('#collection option').count()) > 0, 'the collections');
     await page.selectOption('#repository', { label: `service-resources v1 (${declaredRelease('service-resources')})` });
     const serviceCollections = repositoriesIn().find((repository) => repository.name === 'service-resources')!.collections.length;
-    await eventually(async () => (await page.locator('#collection option').count()) === serviceCollections, 'the service-resources collections');
+    await eventually(
+      async () => (await page.locator('#collection option').count()) === serviceCollections,
+      'the service-resources collections',
+    );
     await page.selectOption('#collection', { label: 'service (Service)' });
     await eventually(async () => (await page.locator('#facet-list input').count()) === 7, 'the facets of service');
     expect(await page.locator('#facet-master').isChecked()).toBe(true);
     expect(await page.locator('#facet-master').isDisabled()).toBe(true);
 
     // Start from no optional facet, then tick addon:ports.
-    for (const facet of ['addon-spec', 'addon-ports']) if (await page.locator(`#facet-${facet}`).isChecked()) await page.uncheck(`#facet-${facet}`);
-    await eventually(async () => (await text('#manifest')).includes('kind: Service') && !(await text('#manifest')).includes('ports:'), 'a manifest without ports');
+    for (const facet of ['addon-spec', 'addon-ports'])
+      if (await page.locator(`#facet-${facet}`).isChecked()) await page.uncheck(`#facet-${facet}`);
+    await eventually(
+      async () => (await text('#manifest')).includes('kind: Service') && !(await text('#manifest')).includes('ports:'),
+      'a manifest without ports',
+    );
     await page.check('#facet-addon-ports');
     await eventually(async () => (await text('#manifest')).includes('ports:'), 'ports in the manifest');
     expect(await text('#manifest')).toContain('targetPort: 8080');
@@ -125,7 +170,10 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     const port = page.locator('[data-pointer="/values/web/spec/ports/0/port"]');
     await port.fill('http');
     const error = page.locator('.field:has([data-pointer="/values/web/spec/ports/0/port"]) .field-error');
-    await eventually(async () => (await error.count()) === 1 && (await error.textContent()) === 'must be integer', 'the error next to the port field');
+    await eventually(
+      async () => (await error.count()) === 1 && (await error.textContent()) === 'must be integer',
+      'the error next to the port field',
+    );
     expect(await port.getAttribute('aria-invalid')).toBe('true');
 
     mkdirSync(ARTIFACTS, { recursive: true });
@@ -151,7 +199,12 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     delete values.web.spec['pörts "b"'];
     values.web.spec.ports[0].port = 'http';
     await page.fill('#values-json', JSON.stringify(values));
-    await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be integer'), 'the error under the JSON editor');
+    await eventually(
+      async () =>
+        (await page.locator('#json-errors').isVisible()) &&
+        (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be integer'),
+      'the error under the JSON editor',
+    );
     await page.fill('#values-json', 'null');
     await eventually(async () => (await text('[data-error-for="/values/json"]')).includes('values must be an object'), 'the shape error');
     await page.check('input[name="mode"][value="form"]');
@@ -174,9 +227,15 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     const schema = await servedSchema();
     const masterInputs = SERVICE_SECTIONS.filter((section) => section.facets.includes('master')).flatMap((section) => section.inputs);
     // A facet, with the fewest sections, that reads an input with an enum that no master section reads.
-    const candidates = SERVICE_SECTIONS.flatMap((section) => section.inputs.filter((input) => !masterInputs.includes(input) && schemaAt(schema, input)?.enum).map((input) => ({ input, facets: section.facets.filter((facet) => facet !== 'master') })));
+    const candidates = SERVICE_SECTIONS.flatMap((section) =>
+      section.inputs
+        .filter((input) => !masterInputs.includes(input) && schemaAt(schema, input)?.enum)
+        .map((input) => ({ input, facets: section.facets.filter((facet) => facet !== 'master') })),
+    );
     const sectionsOf = (facet: string) => SERVICE_SECTIONS.filter((section) => section.facets.includes(facet)).length;
-    const [{ facet, input }] = candidates.flatMap(({ input, facets }) => facets.map((facet) => ({ facet, input }))).sort((a, b) => sectionsOf(a.facet) - sectionsOf(b.facet));
+    const [{ facet, input }] = candidates
+      .flatMap(({ input, facets }) => facets.map((facet) => ({ facet, input })))
+      .sort((a, b) => sectionsOf(a.facet) - sectionsOf(b.facet));
     const choices: string[] = schemaAt(schema, input).enum;
     // The console learns which inputs a section reads from the collection document.
     const served = await (await server.request(`${BASE}/${SERVICE.repository}/v1/resources/collections/${SERVICE.collection}`)).json();
@@ -194,7 +253,9 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     expect(await select.evaluate((element) => element.tagName)).toBe('SELECT');
     const options = await select.locator('option').allTextContents();
     expect(options.filter((option) => choices.includes(option))).toEqual(choices);
-    expect(await select.getAttribute('aria-required')).toBe(schemaAt(schema, input.split('.').slice(0, -1).join('.'))?.required?.includes(input.split('.').at(-1)) ? 'true' : null);
+    expect(await select.getAttribute('aria-required')).toBe(
+      schemaAt(schema, input.split('.').slice(0, -1).join('.'))?.required?.includes(input.split('.').at(-1)) ? 'true' : null,
+    );
     // Its description is its help text.
     const help = await select.getAttribute('aria-describedby');
     expect(schemaAt(schema, input).description).toContain((await page.locator(`[id="${help}"]`).textContent())!.trim());
@@ -202,10 +263,15 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     // Choosing renders it.
     const choice = choices.at(-1)!;
     await select.selectOption({ label: choice });
-    await eventually(async () => (await text('#manifest')).includes(`${input.split('.').at(-1)}: ${choice}`), `${input} = ${choice} in the manifest`);
+    await eventually(
+      async () => (await text('#manifest')).includes(`${input.split('.').at(-1)}: ${choice}`),
+      `${input} = ${choice} in the manifest`,
+    );
 
     // A required member below a master input is marked, and shown even without a value.
-    const [required] = masterInputs.flatMap((master) => (schemaAt(schema, master)?.required ?? []).map((name: string) => `${master}.${name}`)).filter((path) => ['string', 'integer'].includes(schemaAt(schema, path)?.type));
+    const [required] = masterInputs
+      .flatMap((master) => (schemaAt(schema, master)?.required ?? []).map((name: string) => `${master}.${name}`))
+      .filter((path) => ['string', 'integer'].includes(schemaAt(schema, path)?.type));
     expect(required, 'a master input with a required string or integer member').toBeDefined();
     const requiredField = field(pointerOf(required!));
     expect(await requiredField.getAttribute('aria-required')).toBe('true');
@@ -233,12 +299,21 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     // An integer leaf of the seed's values, given a string.
     const schema = await servedSchema();
     const leaves = (value: unknown, at: string): string[] =>
-      value !== null && typeof value === 'object' ? Object.entries(value).flatMap(([key, child]) => leaves(child, at ? `${at}.${key}` : key)) : [at];
+      value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, child]) => leaves(child, at ? `${at}.${key}` : key))
+        : [at];
     const integer = leaves(SERVICE.seed.values[ENTRY], '').find((leaf) => schemaAt(schema, leaf)?.type === 'integer')!;
     const bad = JSON.parse(good);
-    integer.split('.').slice(0, -1).reduce((node: any, key) => node[key], bad[ENTRY])[integer.split('.').at(-1)!] = 'http';
+    integer
+      .split('.')
+      .slice(0, -1)
+      .reduce((node: any, key) => node[key], bad[ENTRY])[integer.split('.').at(-1)!] = 'http';
     await page.fill('#values-json', JSON.stringify(bad, null, 2));
-    await eventually(async () => (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes(`${pointerOf(integer)}: must be integer`), 'the server error');
+    await eventually(
+      async () =>
+        (await page.locator('#json-errors').isVisible()) && (await text('#json-errors')).includes(`${pointerOf(integer)}: must be integer`),
+      'the server error',
+    );
 
     // Half-fixed: the text does not parse, so nothing is sent, and the server's complaint about the last request goes.
     await page.fill('#values-json', good.slice(0, -2));
@@ -249,7 +324,12 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     // Fixed: no error is left anywhere, and the manifest is fresh.
     await page.fill('#values-json', good);
     await eventually(async () => (await text('#render-state')).startsWith('rendered'), 'the fixed request to render');
-    const visibleErrors = () => page.evaluate(() => Array.from(document.querySelectorAll<HTMLElement>('.field-error')).filter((element) => element.offsetParent !== null).map((element) => element.textContent));
+    const visibleErrors = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll<HTMLElement>('.field-error'))
+          .filter((element) => element.offsetParent !== null)
+          .map((element) => element.textContent),
+      );
     expect(await visibleErrors()).toEqual([]);
     expect(await page.locator('#manifest.stale').count()).toBe(0);
 
@@ -260,7 +340,10 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     await field(pointerOf(integer)).fill('http');
     await eventually(async () => (await visibleErrors()).includes('must be integer'), 'the error next to the field');
     await field(pointerOf(integer)).fill(String(integer.split('.').reduce((node: any, key) => node[key], SERVICE.seed.values[ENTRY])));
-    await eventually(async () => (await text('#render-state')).startsWith('rendered') && (await visibleErrors()).length === 0, 'no error once fixed');
+    await eventually(
+      async () => (await text('#render-state')).startsWith('rendered') && (await visibleErrors()).length === 0,
+      'no error once fixed',
+    );
     await page.check('input[name="mode"][value="json"]');
     expect(await page.locator('[data-error-for="/values/json"]').isVisible()).toBe(false);
     await page.check('input[name="mode"][value="form"]');
@@ -271,7 +354,11 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     await other.goto(server.url + '/console');
     await other.fill('#api-key', `${KEY}-wrong`);
     await other.press('#api-key', 'Enter');
-    const hint = () => other.locator('#pick-hint').textContent().then((value) => value ?? '');
+    const hint = () =>
+      other
+        .locator('#pick-hint')
+        .textContent()
+        .then((value) => value ?? '');
     await eventually(async () => (await hint()).includes('missing or wrong'), 'the key message');
     expect(await hint()).toMatch(/API key/);
     expect(await hint()).not.toMatch(/401/);
@@ -279,7 +366,10 @@ describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in 
     // The right key then works.
     await other.fill('#api-key', KEY);
     await other.press('#api-key', 'Enter');
-    await eventually(async () => (await other.locator('#collection option').count()) > 0 && (await hint()) === '', 'the collections with the right key');
+    await eventually(
+      async () => (await other.locator('#collection option').count()) > 0 && (await hint()) === '',
+      'the collections with the right key',
+    );
     await other.close();
   });
 

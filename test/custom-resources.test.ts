@@ -36,7 +36,9 @@ describe('a collection of a kind a CRD defines', () => {
   afterAll(() => server?.close());
 
   it('takes its input schema from the CRD: enums, integer formats and required members', async () => {
-    const schema = (await (await server.request(`${collectionPath}/schema`)).json()) as { properties: { spec: { properties: Record<string, { enum?: unknown[]; type?: string; format?: string }>; required: string[] } } };
+    const schema = (await (await server.request(`${collectionPath}/schema`)).json()) as {
+      properties: { spec: { properties: Record<string, { enum?: unknown[]; type?: string; format?: string }>; required: string[] } };
+    };
     const spec = schema.properties.spec;
     expect(spec.properties.engine!.enum).toEqual(specSchema.properties.engine.enum);
     expect(spec.properties.replicas).toMatchObject({ type: 'integer', format: specSchema.properties.replicas.format });
@@ -46,14 +48,37 @@ describe('a collection of a kind a CRD defines', () => {
   it('renders a valid request and answers one 422 naming a wrong enum, a string for an integer, a missing member and a broken CEL rule', async () => {
     const rule = served.schema.openAPIV3Schema['x-kubernetes-validations'][0];
     const tooLong = 'd'.repeat(Number(/<= (\d+)/.exec(rule.rule)![1]) + 1);
-    const ok = await server.request(`${collectionPath}/exec`, { method: 'POST', json: { facets: [], values: { orders: { metadata: { name: 'orders' }, spec: { engine: specSchema.properties.engine.enum[0], storage: { size: '10Gi' }, replicas: 2 } } } } });
+    const ok = await server.request(`${collectionPath}/exec`, {
+      method: 'POST',
+      json: {
+        facets: [],
+        values: {
+          orders: {
+            metadata: { name: 'orders' },
+            spec: { engine: specSchema.properties.engine.enum[0], storage: { size: '10Gi' }, replicas: 2 },
+          },
+        },
+      },
+    });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toMatchObject({ apiVersion: `${crd.spec.group}/${served.name}`, kind: crd.spec.names.kind, spec: { replicas: 2 } });
+    expect(await ok.json()).toMatchObject({
+      apiVersion: `${crd.spec.group}/${served.name}`,
+      kind: crd.spec.names.kind,
+      spec: { replicas: 2 },
+    });
 
-    const bad = await server.request(`${collectionPath}/exec`, { method: 'POST', json: { facets: [], values: { orders: { metadata: { name: tooLong }, spec: { engine: 'oracle', storage: {}, replicas: 'three' } } } } });
+    const bad = await server.request(`${collectionPath}/exec`, {
+      method: 'POST',
+      json: { facets: [], values: { orders: { metadata: { name: tooLong }, spec: { engine: 'oracle', storage: {}, replicas: 'three' } } } },
+    });
     const problem = await problemOf(bad);
     expect(problem.status).toBe(422);
-    expect(problem.errors!.map((error) => error.pointer).sort()).toEqual(['/values/orders', '/values/orders/spec/engine', '/values/orders/spec/replicas', '/values/orders/spec/storage/size']);
+    expect(problem.errors!.map((error) => error.pointer).sort()).toEqual([
+      '/values/orders',
+      '/values/orders/spec/engine',
+      '/values/orders/spec/replicas',
+      '/values/orders/spec/storage/size',
+    ]);
     expect(problem.errors!.find((error) => error.pointer === '/values/orders')!.detail).toContain(rule.message);
   });
 });
@@ -85,10 +110,20 @@ describe('a shipped custom resource with a keyed list', () => {
     const server = await startTestServer();
     try {
       const [port] = entry.spec.ports;
-      const twice = { ...webapp.seed, values: { [id]: { ...entry, spec: { ...entry.spec, ports: [port, { ...port, port: Number(port!.port) + 1 }] } } } };
-      const problem = await problemOf(await server.request(execPath(webapp.repository, webapp.collection), { method: 'POST', json: twice }));
+      const twice = {
+        ...webapp.seed,
+        values: { [id]: { ...entry, spec: { ...entry.spec, ports: [port, { ...port, port: Number(port!.port) + 1 }] } } },
+      };
+      const problem = await problemOf(
+        await server.request(execPath(webapp.repository, webapp.collection), { method: 'POST', json: twice }),
+      );
       expect(problem.status).toBe(422);
-      expect(problem.errors).toEqual([{ pointer: `/values/${id}/spec/ports/1`, detail: expect.stringContaining(`Duplicate value: ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, port![key]])))}`) }]);
+      expect(problem.errors).toEqual([
+        {
+          pointer: `/values/${id}/spec/ports/1`,
+          detail: expect.stringContaining(`Duplicate value: ${JSON.stringify(Object.fromEntries(keys.map((key) => [key, port![key]])))}`),
+        },
+      ]);
     } finally {
       await server.close();
     }
@@ -100,10 +135,17 @@ describe('lint of a collection whose kind nothing types', () => {
     const repos = repoCopy(SHIPPED_REPOS);
     cpSync(path.join(FIXTURES, 'custom-resource/database'), path.join(repos, 'extend-resources/database'), { recursive: true });
     const file = path.join(repos, 'extend-resources/database/collection.json');
-    const line = readFileSync(file, 'utf8').split('\n').findIndex((text) => text.includes('"kind"')) + 1;
+    const line =
+      readFileSync(file, 'utf8')
+        .split('\n')
+        .findIndex((text) => text.includes('"kind"')) + 1;
     const run = await runCli(['lint', '--repos', repos]);
     expect(run.code).not.toBe(0);
-    expect(run.stderr).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+ error ${collection.apiVersion} ${collection.kind} is neither a built-in Kubernetes kind nor served by a CRD`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:${line}:\\d+ error ${collection.apiVersion} ${collection.kind} is neither a built-in Kubernetes kind nor served by a CRD`,
+      ),
+    );
 
     writeFileSync(file, JSON.stringify({ ...collection, untyped: true }, null, 2));
     const untyped = await runCli(['lint', '--repos', repos]);

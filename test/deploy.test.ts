@@ -23,85 +23,111 @@ describe('deploy/', () => {
     }
   });
 
-  it.skipIf(withoutKubectl)('builds with kubectl kustomize into the app, its Service, autoscaler, disruption budget, Redis and key file', async () => {
-    const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
-    expect(built.map((manifest) => `${manifest.kind}/${manifest.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual([
-      'Deployment/facetform',
-      'Deployment/facetform-redis',
-      'HorizontalPodAutoscaler/facetform',
-      'NetworkPolicy/facetform',
-      'NetworkPolicy/facetform-redis',
-      'PodDisruptionBudget/facetform',
-      'Secret/facetform-api-keys',
-      'Service/facetform',
-      'Service/facetform-redis',
-    ]);
-    for (const manifest of built) {
-      // kustomize folds long base64 over lines; the API server's decoder skips the newlines, the
-      // "byte" format of kubernetes-models does not.
-      if (manifest.kind === 'Secret') for (const name of Object.keys(manifest.data)) manifest.data[name] = manifest.data[name].replace(/\s/g, '');
-      expect(await checkManifest(manifest), manifest.kind).toEqual({ checked: true, errors: [] });
-    }
-    const app = built.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'facetform')!;
-    const container = app.spec.template.spec.containers[0];
-    expect(container.image).toBe('facetform:1.1.0');
-    expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
-    expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-    expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
-    expect(container.env).toContainEqual({ name: 'REDIS_URL', value: 'redis://facetform-redis:6379' });
-    const secret = built.find((manifest) => manifest.kind === 'Secret')!;
-    expect(app.spec.template.spec.volumes[0].secret.secretName).toBe(secret.metadata.name);
-    expect(app.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
-    const pdb = built.find((manifest) => manifest.kind === 'PodDisruptionBudget')!;
-    expect(pdb.spec.selector.matchLabels).toEqual(app.spec.selector.matchLabels);
-  });
+  it.skipIf(withoutKubectl)(
+    'builds with kubectl kustomize into the app, its Service, autoscaler, disruption budget, Redis and key file',
+    async () => {
+      const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
+      expect(built.map((manifest) => `${manifest.kind}/${manifest.metadata.name.replace(/-[a-z0-9]{10}$/, '')}`).sort()).toEqual([
+        'Deployment/facetform',
+        'Deployment/facetform-redis',
+        'HorizontalPodAutoscaler/facetform',
+        'NetworkPolicy/facetform',
+        'NetworkPolicy/facetform-redis',
+        'PodDisruptionBudget/facetform',
+        'Secret/facetform-api-keys',
+        'Service/facetform',
+        'Service/facetform-redis',
+      ]);
+      for (const manifest of built) {
+        // kustomize folds long base64 over lines; the API server's decoder skips the newlines, the
+        // "byte" format of kubernetes-models does not.
+        if (manifest.kind === 'Secret')
+          for (const name of Object.keys(manifest.data)) manifest.data[name] = manifest.data[name].replace(/\s/g, '');
+        expect(await checkManifest(manifest), manifest.kind).toEqual({ checked: true, errors: [] });
+      }
+      const app = built.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'facetform')!;
+      const container = app.spec.template.spec.containers[0];
+      expect(container.image).toBe('facetform:1.1.0');
+      expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
+      expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
+      expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+      expect(container.env).toContainEqual({ name: 'REDIS_URL', value: 'redis://facetform-redis:6379' });
+      const secret = built.find((manifest) => manifest.kind === 'Secret')!;
+      expect(app.spec.template.spec.volumes[0].secret.secretName).toBe(secret.metadata.name);
+      expect(app.spec.template.spec.securityContext.runAsNonRoot).toBe(true);
+      const pdb = built.find((manifest) => manifest.kind === 'PodDisruptionBudget')!;
+      expect(pdb.spec.selector.matchLabels).toEqual(app.spec.selector.matchLabels);
+    },
+  );
 
-  it.skipIf(withoutKubectl)('leaves the replica count to the autoscaler, spreads replicas, pins Redis and lets only the app reach it', () => {
-    const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
-    const find = (kind: string, name: string) => built.find((manifest) => manifest.kind === kind && manifest.metadata.name === name)!;
-    const app = find('Deployment', 'facetform');
-    const hpa = find('HorizontalPodAutoscaler', 'facetform');
-    expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app.metadata.name });
-    // A count in the Deployment would be applied over the autoscaler's on every apply.
-    expect(app.spec.replicas).toBeUndefined();
-    const podLabels = app.spec.template.metadata.labels;
-    const spread = app.spec.template.spec.topologySpreadConstraints as Array<Record<string, any>>;
-    expect(spread.map((constraint) => constraint.topologyKey).sort()).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
-    for (const constraint of spread) expect(Object.entries(constraint.labelSelector.matchLabels).every(([name, value]) => podLabels[name] === value)).toBe(true);
+  it.skipIf(withoutKubectl)(
+    'leaves the replica count to the autoscaler, spreads replicas, pins Redis and lets only the app reach it',
+    () => {
+      const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
+      const find = (kind: string, name: string) => built.find((manifest) => manifest.kind === kind && manifest.metadata.name === name)!;
+      const app = find('Deployment', 'facetform');
+      const hpa = find('HorizontalPodAutoscaler', 'facetform');
+      expect(hpa.spec.scaleTargetRef).toEqual({ apiVersion: 'apps/v1', kind: 'Deployment', name: app.metadata.name });
+      // A count in the Deployment would be applied over the autoscaler's on every apply.
+      expect(app.spec.replicas).toBeUndefined();
+      const podLabels = app.spec.template.metadata.labels;
+      const spread = app.spec.template.spec.topologySpreadConstraints as Array<Record<string, any>>;
+      expect(spread.map((constraint) => constraint.topologyKey).sort()).toEqual(['kubernetes.io/hostname', 'topology.kubernetes.io/zone']);
+      for (const constraint of spread)
+        expect(Object.entries(constraint.labelSelector.matchLabels).every(([name, value]) => podLabels[name] === value)).toBe(true);
 
-    const redis = find('Deployment', 'facetform-redis');
-    expect(redis.spec.template.spec.containers[0].image).toMatch(/^redis:\d+\.\d+\.\d+(-[a-z0-9.]+)?(@sha256:[0-9a-f]{64})?$/);
-    const redisPolicy = find('NetworkPolicy', 'facetform-redis');
-    const redisLabels = redis.spec.template.metadata.labels;
-    expect(Object.entries(redisPolicy.spec.podSelector.matchLabels).every(([name, value]) => redisLabels[name] === value)).toBe(true);
-    expect(redisPolicy.spec.policyTypes).toEqual(['Ingress']);
-    // One rule: from the app's pods only, to Redis's port only.
-    expect(redisPolicy.spec.ingress).toHaveLength(1);
-    const [rule] = redisPolicy.spec.ingress;
-    expect(rule.from).toEqual([{ podSelector: { matchLabels: app.spec.selector.matchLabels } }]);
-    expect(rule.ports).toEqual([{ protocol: 'TCP', port: Number(new URL(app.spec.template.spec.containers[0].env.find((entry: { name: string }) => entry.name === 'REDIS_URL').value).port) }]);
-  });
+      const redis = find('Deployment', 'facetform-redis');
+      expect(redis.spec.template.spec.containers[0].image).toMatch(/^redis:\d+\.\d+\.\d+(-[a-z0-9.]+)?(@sha256:[0-9a-f]{64})?$/);
+      const redisPolicy = find('NetworkPolicy', 'facetform-redis');
+      const redisLabels = redis.spec.template.metadata.labels;
+      expect(Object.entries(redisPolicy.spec.podSelector.matchLabels).every(([name, value]) => redisLabels[name] === value)).toBe(true);
+      expect(redisPolicy.spec.policyTypes).toEqual(['Ingress']);
+      // One rule: from the app's pods only, to Redis's port only.
+      expect(redisPolicy.spec.ingress).toHaveLength(1);
+      const [rule] = redisPolicy.spec.ingress;
+      expect(rule.from).toEqual([{ podSelector: { matchLabels: app.spec.selector.matchLabels } }]);
+      expect(rule.ports).toEqual([
+        {
+          protocol: 'TCP',
+          port: Number(
+            new URL(app.spec.template.spec.containers[0].env.find((entry: { name: string }) => entry.name === 'REDIS_URL').value).port,
+          ),
+        },
+      ]);
+    },
+  );
 
-  it.skipIf(withoutKubectl)('offers a ServiceMonitor, as a component, that the Prometheus Operator accepts and that scrapes the app with a key', async () => {
-    const overlay = tempDir('facetform-overlay-');
-    writeFileSync(path.join(overlay, 'kustomization.yaml'), `resources: [${path.relative(overlay, DEPLOY)}]\ncomponents: [${path.relative(overlay, path.join(DEPLOY, 'components/prometheus-operator'))}]\n`);
-    const built = documents(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' }));
-    const monitor = built.find((manifest) => manifest.kind === 'ServiceMonitor')!;
-    expect(() => new ServiceMonitor(monitor as never).validate()).not.toThrow();
-    const service = built.find((manifest) => manifest.kind === 'Service' && manifest.metadata.name === 'facetform')!;
-    expect(Object.entries(monitor.spec.selector.matchLabels).every(([name, value]) => service.metadata.labels[name] === value)).toBe(true);
-    const [endpoint] = monitor.spec.endpoints;
-    expect(service.spec.ports.map((port: { name: string }) => port.name)).toContain(endpoint.port);
-    expect(endpoint.path).toBe('/metrics');
-    // Prometheus can send a key only as Authorization; the server takes it as a Bearer token.
-    expect(endpoint.authorization.type).toBe('Bearer');
-  });
+  it.skipIf(withoutKubectl)(
+    'offers a ServiceMonitor, as a component, that the Prometheus Operator accepts and that scrapes the app with a key',
+    async () => {
+      const overlay = tempDir('facetform-overlay-');
+      writeFileSync(
+        path.join(overlay, 'kustomization.yaml'),
+        `resources: [${path.relative(overlay, DEPLOY)}]\ncomponents: [${path.relative(overlay, path.join(DEPLOY, 'components/prometheus-operator'))}]\n`,
+      );
+      const built = documents(execFileSync('kubectl', ['kustomize', overlay], { encoding: 'utf8' }));
+      const monitor = built.find((manifest) => manifest.kind === 'ServiceMonitor')!;
+      expect(() => new ServiceMonitor(monitor as never).validate()).not.toThrow();
+      const service = built.find((manifest) => manifest.kind === 'Service' && manifest.metadata.name === 'facetform')!;
+      expect(Object.entries(monitor.spec.selector.matchLabels).every(([name, value]) => service.metadata.labels[name] === value)).toBe(
+        true,
+      );
+      const [endpoint] = monitor.spec.endpoints;
+      expect(service.spec.ports.map((port: { name: string }) => port.name)).toContain(endpoint.port);
+      expect(endpoint.path).toBe('/metrics');
+      // Prometheus can send a key only as Authorization; the server takes it as a Bearer token.
+      expect(endpoint.authorization.type).toBe('Bearer');
+    },
+  );
 });
 
 describe('Dockerfile', () => {
   const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
   it('builds in one stage and runs from another with production dependencies only, as a non-root user, with a health check', () => {
-    expect(dockerfile.match(/^FROM .+ AS (\w+)$/gm)).toEqual(['FROM node:20-bookworm-slim AS build', 'FROM node:20-bookworm-slim AS runtime']);
+    expect(dockerfile.match(/^FROM .+ AS (\w+)$/gm)).toEqual([
+      'FROM node:20-bookworm-slim AS build',
+      'FROM node:20-bookworm-slim AS runtime',
+    ]);
     const runtime = dockerfile.slice(dockerfile.indexOf('AS runtime'));
     expect(runtime).toContain('npm ci --omit=dev');
     expect(runtime).toMatch(/^USER node$/m);

@@ -14,7 +14,15 @@ import { collectionOfKind, declaredRelease, DEMO_REPOS, repoCopy, ROOT, SHIPPED_
 
 const DIST = path.join(ROOT, 'dist');
 const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 /** How long a saved file may take to be served, at most, on a loaded machine; the figure itself is printed. */
 const SERVED_WITHIN_MS = 10_000;
 
@@ -79,7 +87,8 @@ describe('facetform dev', () => {
       headers: { 'Content-Type': 'application/json', ...headers },
       body: JSON.stringify(body),
     });
-  const label = async () => ((await (await exec()).json()) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.['facetform-dev'];
+  const label = async () =>
+    ((await (await exec()).json()) as { metadata: { labels?: Record<string, string> } }).metadata.labels?.['facetform-dev'];
 
   beforeAll(async () => {
     repos = repoCopy(SHIPPED_REPOS);
@@ -101,13 +110,21 @@ describe('facetform dev', () => {
     firstDigest = answer.headers.get('X-Facetform-Bundle-Digest')!;
 
     // Unchanged sources compile to the very bundle the build made of them, when dist/ has it.
-    const index = JSON.parse(readFileSync(path.join(DIST, 'index.json'), 'utf8')) as { sources: Record<string, string>; bundles: Array<{ repository: string; release: string; digest: string }> };
+    const index = JSON.parse(readFileSync(path.join(DIST, 'index.json'), 'utf8')) as {
+      sources: Record<string, string>;
+      bundles: Array<{ repository: string; release: string; digest: string }>;
+    };
     if (index.sources[service.repository] === sourceDigest(path.join(repos, service.repository))) {
       const built = index.bundles.find((entry) => entry.repository === service.repository && entry.release === release)!;
       expect(answer.headers.get('X-Facetform-Bundle-Digest')).toBe(built.digest);
     }
 
-    for (const route of ['/apis/repos', '/apis/repos/facetform', `/apis/repos/facetform/${service.repository}/v1/resources/collections`, `/apis/repos/facetform/${service.repository}/v1/resources/collections/${service.collection}`]) {
+    for (const route of [
+      '/apis/repos',
+      '/apis/repos/facetform',
+      `/apis/repos/facetform/${service.repository}/v1/resources/collections`,
+      `/apis/repos/facetform/${service.repository}/v1/resources/collections/${service.collection}`,
+    ]) {
       const found = await fetch(dev.url + route);
       expect(found.status, route).toBe(200);
       expect(found.headers.get('X-Facetform-Preview'), route).toMatch(/^unreleased working tree of /);
@@ -134,7 +151,9 @@ describe('facetform dev', () => {
     const statuses = async () => {
       const { value } = await reader.read();
       received += new TextDecoder().decode(value);
-      return [...received.matchAll(/^data: (.*)$/gm)].map((match) => JSON.parse(match[1]!) as { generation: number; repositories: Array<{ name: string; errors: number }> });
+      return [...received.matchAll(/^data: (.*)$/gm)].map(
+        (match) => JSON.parse(match[1]!) as { generation: number; repositories: Array<{ name: string; errors: number }> },
+      );
     };
     const [first] = await statuses();
     expect(first!.repositories.map((repository) => repository.name)).toContain(service.repository);
@@ -145,11 +164,19 @@ describe('facetform dev', () => {
     writeFileSync(master, labelled(originalMaster, token));
     await eventually(async () => ((await label()) === token ? true : undefined), 'the saved section to be served');
     const measured = performance.now() - saved;
-    const logged = await eventually(async () => /rebuilt (\S+) \S+ in (\d+) ms from the save to serving it \(compile (\d+) ms/.exec(dev.stderr()) ?? undefined, 'the rebuild line');
-    console.log(`facetform dev: save → new answer ${Math.round(measured)} ms seen by the client (polling every 20 ms); dev says: ${logged[0]}`);
+    const logged = await eventually(
+      async () => /rebuilt (\S+) \S+ in (\d+) ms from the save to serving it \(compile (\d+) ms/.exec(dev.stderr()) ?? undefined,
+      'the rebuild line',
+    );
+    console.log(
+      `facetform dev: save → new answer ${Math.round(measured)} ms seen by the client (polling every 20 ms); dev says: ${logged[0]}`,
+    );
     expect(logged[1]).toBe(service.repository);
 
-    const later = await eventually(async () => (await statuses()).find((status) => status.generation > first!.generation), 'a status event after the rebuild');
+    const later = await eventually(
+      async () => (await statuses()).find((status) => status.generation > first!.generation),
+      'a status event after the rebuild',
+    );
     expect(later.repositories.find((repository) => repository.name === service.repository)!.errors).toBe(0);
     events.abort();
   });
@@ -159,7 +186,10 @@ describe('facetform dev', () => {
     expect(before).toBeDefined();
     const file = master;
     writeFileSync(file, '{ "facets": ["master"], ');
-    const printed = await eventually(async () => (dev.stderr().includes(`${file}:`) && /keeps serving until they are fixed/.test(dev.stderr()) ? dev.stderr() : undefined), 'the lint error');
+    const printed = await eventually(
+      async () => (dev.stderr().includes(`${file}:`) && /keeps serving until they are fixed/.test(dev.stderr()) ? dev.stderr() : undefined),
+      'the lint error',
+    );
     expect(printed).toMatch(new RegExp(`${file.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+ error `));
     expect(printed).toContain(`${service.repository}: `);
     expect(await label()).toBe(before);
@@ -172,43 +202,61 @@ describe('facetform dev', () => {
   });
 
   // Debian's chromium, as test/console.test.ts drives it; skipped when it is not installed (CI installs it).
-  it.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('shows the console as a preview, and the console refreshes itself after a save', async () => {
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
-    try {
-      const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
-      const pageErrors: string[] = [];
-      page.on('pageerror', (error) => pageErrors.push(error.message));
-      const text = (selector: string) => page.locator(selector).textContent().then((value) => value ?? '');
-      await page.goto(dev.url + '/');
-      await page.locator('#dev-preview').waitFor();
-      expect(await text('#dev-preview')).toMatch(/unreleased working tree of .*Not a release/);
+  it.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
+    'shows the console as a preview, and the console refreshes itself after a save',
+    async () => {
+      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      try {
+        const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
+        const pageErrors: string[] = [];
+        page.on('pageerror', (error) => pageErrors.push(error.message));
+        const text = (selector: string) =>
+          page
+            .locator(selector)
+            .textContent()
+            .then((value) => value ?? '');
+        await page.goto(dev.url + '/');
+        await page.locator('#dev-preview').waitFor();
+        expect(await text('#dev-preview')).toMatch(/unreleased working tree of .*Not a release/);
 
-      // No key is asked for on loopback: the console loads the collections at once.
-      const repository = page.locator('#repository option', { hasText: service.repository });
-      await eventually(async () => ((await repository.count()) > 0 ? true : undefined), 'the repositories');
-      await page.selectOption('#repository', (await repository.first().getAttribute('value'))!);
-      const collection = page.locator('#collection option', { hasText: `${service.collection} (` });
-      await eventually(async () => ((await collection.count()) > 0 ? true : undefined), 'the collections');
-      await page.selectOption('#collection', (await collection.first().getAttribute('value'))!);
-      await eventually(async () => ((await text('#manifest')).includes('kind: Service') ? true : undefined), 'the manifest');
+        // No key is asked for on loopback: the console loads the collections at once.
+        const repository = page.locator('#repository option', { hasText: service.repository });
+        await eventually(async () => ((await repository.count()) > 0 ? true : undefined), 'the repositories');
+        await page.selectOption('#repository', (await repository.first().getAttribute('value'))!);
+        const collection = page.locator('#collection option', { hasText: `${service.collection} (` });
+        await eventually(async () => ((await collection.count()) > 0 ? true : undefined), 'the collections');
+        await page.selectOption('#collection', (await collection.first().getAttribute('value'))!);
+        await eventually(async () => ((await text('#manifest')).includes('kind: Service') ? true : undefined), 'the manifest');
 
-      const token = `c${Date.now()}`;
-      const saved = performance.now();
-      writeFileSync(master, labelled(originalMaster, token));
-      await eventually(async () => ((await text('#manifest')).includes(`facetform-dev: ${token}`) ? true : undefined), 'the console to show the saved section');
-      console.log(`facetform dev: save → console shows it ${Math.round(performance.now() - saved)} ms`);
-      await page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'dev-console.png'), fullPage: true });
+        const token = `c${Date.now()}`;
+        const saved = performance.now();
+        writeFileSync(master, labelled(originalMaster, token));
+        await eventually(
+          async () => ((await text('#manifest')).includes(`facetform-dev: ${token}`) ? true : undefined),
+          'the console to show the saved section',
+        );
+        console.log(`facetform dev: save → console shows it ${Math.round(performance.now() - saved)} ms`);
+        await page.screenshot({ path: path.join(ROOT, 'test-artifacts', 'dev-console.png'), fullPage: true });
 
-      writeFileSync(master, '{ "facets": ');
-      await eventually(async () => ((await text('#dev-preview')).includes('lint error') ? true : undefined), 'the banner to say the lint error');
-      expect(await text('#manifest')).toContain(`facetform-dev: ${token}`);
-      writeFileSync(master, originalMaster);
-      await eventually(async () => (!(await text('#dev-preview')).includes('lint error') && !(await text('#manifest')).includes('facetform-dev') ? true : undefined), 'the console to show the fixed section');
-      expect(pageErrors).toEqual([]);
-    } finally {
-      await browser.close();
-    }
-  }, 120_000);
+        writeFileSync(master, '{ "facets": ');
+        await eventually(
+          async () => ((await text('#dev-preview')).includes('lint error') ? true : undefined),
+          'the banner to say the lint error',
+        );
+        expect(await text('#manifest')).toContain(`facetform-dev: ${token}`);
+        writeFileSync(master, originalMaster);
+        await eventually(
+          async () =>
+            !(await text('#dev-preview')).includes('lint error') && !(await text('#manifest')).includes('facetform-dev') ? true : undefined,
+          'the console to show the fixed section',
+        );
+        expect(pageErrors).toEqual([]);
+      } finally {
+        await browser.close();
+      }
+    },
+    120_000,
+  );
 
   it('writes nothing to dist/', () => {
     expect(snapshot(DIST)).toEqual(distBefore);
@@ -233,6 +281,9 @@ describe('facetform dev', () => {
   }, 120_000);
 
   it('refuses a repositories folder that is not there, without a stack', async () => {
-    await expect(spawnServer({}, undefined, 'pipe', ['dev', '--repos', path.join(ROOT, 'no-such-folder')])).rejects.toMatchObject({ code: 2, stderr: expect.stringMatching(/^facetform dev: repositories folder .*no-such-folder does not exist/) });
+    await expect(spawnServer({}, undefined, 'pipe', ['dev', '--repos', path.join(ROOT, 'no-such-folder')])).rejects.toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^facetform dev: repositories folder .*no-such-folder does not exist/),
+    });
   });
 });

@@ -20,13 +20,29 @@ afterAll(async () => {
 
 /** A shipped example that adds a facet besides master, as a Request file with a modeline naming its latest schema (a file URL, or `relativeTo` a folder). */
 function requestFile(facets?: (facets: string[]) => string[], relativeTo?: string): { text: string; facet: string } {
-  const example = examplesIn().find((candidate) => (candidate.request.facets as string[] | undefined)?.some((facet) => facet.startsWith('addon:')))!;
-  const { vendor, apiVersion } = loadRepositories(SHIPPED_REPOS, [example.repository])[0]!.file.value as { vendor: string; apiVersion: string };
-  const file = path.join(COMMITTED_SCHEMAS, requestSchemaPath(vendor, example.repository, apiVersion, LATEST, example.collection, 'request-file'));
+  const example = examplesIn().find((candidate) =>
+    (candidate.request.facets as string[] | undefined)?.some((facet) => facet.startsWith('addon:')),
+  )!;
+  const { vendor, apiVersion } = loadRepositories(SHIPPED_REPOS, [example.repository])[0]!.file.value as {
+    vendor: string;
+    apiVersion: string;
+  };
+  const file = path.join(
+    COMMITTED_SCHEMAS,
+    requestSchemaPath(vendor, example.repository, apiVersion, LATEST, example.collection, 'request-file'),
+  );
   const schema = relativeTo === undefined ? pathToFileURL(file).href : path.relative(relativeTo, file);
   const shown = (facets ?? ((same) => same))(example.request.facets as string[]);
-  const request = { apiVersion: REQUEST_FILE_API_VERSION, kind: REQUEST_KIND, metadata: { name: example.name }, spec: { repository: example.repository, collection: example.collection, ...example.request, facets: shown } };
-  return { text: `# yaml-language-server: $schema=${schema}\n${stringify(request)}`, facet: shown.find((facet) => facet.startsWith('addon:'))! };
+  const request = {
+    apiVersion: REQUEST_FILE_API_VERSION,
+    kind: REQUEST_KIND,
+    metadata: { name: example.name },
+    spec: { repository: example.repository, collection: example.collection, ...example.request, facets: shown },
+  };
+  return {
+    text: `# yaml-language-server: $schema=${schema}\n${stringify(request)}`,
+    facet: shown.find((facet) => facet.startsWith('addon:'))!,
+  };
 }
 
 /** Where the opened documents say they are (they are never written): beside dist/. */
@@ -61,7 +77,9 @@ describe('yaml-language-server with the editor schemas', () => {
     const text = `# yaml-language-server: $schema=${schema}\n${JSON.stringify(planted, null, 2)}\n`;
     const lines = text.split('\n');
     const diagnostics = await open(text);
-    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line).sort()).toEqual([lines.findIndex((line) => line.includes('addon:Upper')), lines.findIndex((line) => line.includes('$descripton'))].sort());
+    expect(diagnostics.map((diagnostic) => diagnostic.range.start.line).sort()).toEqual(
+      [lines.findIndex((line) => line.includes('addon:Upper')), lines.findIndex((line) => line.includes('$descripton'))].sort(),
+    );
     expect(await open(`# yaml-language-server: $schema=${schema}\n${JSON.stringify(section, null, 2)}\n`)).toEqual([]);
   }, 60_000);
 });

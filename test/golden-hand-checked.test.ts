@@ -30,8 +30,13 @@ const fixtures = readdirSync(FIXTURES)
   .map((file) => [file, JSON.parse(readFileSync(path.join(FIXTURES, file), 'utf8')) as HandChecked] as const);
 // The seven collections the seed document (render-service.md §2) describes, each with a usage example.
 const SEED_COLLECTIONS = [
-  'service', 'ingress', 'endpoints', 'storageclass',
-  'persistent-volume-claim', 'configmap', 'customresourcedefinition',
+  'service',
+  'ingress',
+  'endpoints',
+  'storageclass',
+  'persistent-volume-claim',
+  'configmap',
+  'customresourcedefinition',
 ];
 // Member order is part of the contract (§6): compare texts, which keep it; the indentation is the test's own.
 const text = (manifest: unknown) => JSON.stringify(manifest, null, 2) + '\n';

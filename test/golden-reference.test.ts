@@ -38,23 +38,17 @@ describe('every example of repos/ renders what the contract says, per the refere
     expect(seeds).toEqual([...collections]);
   });
 
-  it.each(cases)(
-    '%s: the server answers the reference manifest, members in the contract order',
-    async (_, example) => {
-      const response = await server.request(execPath(example.repository, example.collection), { method: 'POST', json: example.request });
-      expect(response.status, await response.clone().text()).toBe(200);
-      expect(text(await response.json())).toBe(referenceText(example));
-    },
-  );
+  it.each(cases)('%s: the server answers the reference manifest, members in the contract order', async (_, example) => {
+    const response = await server.request(execPath(example.repository, example.collection), { method: 'POST', json: example.request });
+    expect(response.status, await response.clone().text()).toBe(200);
+    expect(text(await response.json())).toBe(referenceText(example));
+  });
 
-  it.each(cases)(
-    '%s: the committed file under test/golden/ is the reference manifest',
-    (name, example) => {
-      const file = path.join(GOLDEN, `${name}.json`);
-      expect(existsSync(file), `${file} exists: run npx vitest run test/golden.test.ts to write it, then read it`).toBe(true);
-      expect(readFileSync(file, 'utf8')).toBe(referenceText(example));
-    },
-  );
+  it.each(cases)('%s: the committed file under test/golden/ is the reference manifest', (name, example) => {
+    const file = path.join(GOLDEN, `${name}.json`);
+    expect(existsSync(file), `${file} exists: run npx vitest run test/golden.test.ts to write it, then read it`).toBe(true);
+    expect(readFileSync(file, 'utf8')).toBe(referenceText(example));
+  });
 });
 
 // What the shipped sections never do, planted in a copy of the demo repository: interpolation (numbers and

@@ -23,7 +23,9 @@ describe('shipped repositories', () => {
     const names = bundles.map((loaded) => `${loaded.bundle.repository.name}: ${[...loaded.collections.keys()].join(', ')}`);
     expect(names).toEqual(repositoriesIn().map((repository) => `${repository.name}: ${repository.collections.join(', ')}`));
     const collections = bundles.flatMap((loaded) => [...loaded.collections.keys()]);
-    expect(collections).toEqual(expect.arrayContaining(['service', 'endpoints', 'ingress', 'configmap', 'secret', 'persistent-volume', 'persistent-volume-claim']));
+    expect(collections).toEqual(
+      expect.arrayContaining(['service', 'endpoints', 'ingress', 'configmap', 'secret', 'persistent-volume', 'persistent-volume-claim']),
+    );
   });
 
   it('render every example as the build stored it (build consistency, not golden), kubernetes-models or its CRD accepting it', async () => {
@@ -43,7 +45,9 @@ describe('shipped repositories', () => {
             expect(collection.manifestCheck, `${name} is checked by its CRD`).toBeDefined();
             expect(collection.manifestCheck!.problems(manifest)).toEqual([]);
           }
-          await expect(JSON.stringify(manifest, null, 2) + '\n').toMatchFileSnapshot(path.join('golden', loaded.bundle.repository.name, name, `${example.name}.json`));
+          await expect(JSON.stringify(manifest, null, 2) + '\n').toMatchFileSnapshot(
+            path.join('golden', loaded.bundle.repository.name, name, `${example.name}.json`),
+          );
           count++;
         }
       }
@@ -54,8 +58,13 @@ describe('shipped repositories', () => {
   it('render every section of every collection in at least one example', () => {
     for (const loaded of bundles) {
       for (const collection of loaded.collections.values()) {
-        const rendered = new Set(collection.collection.examples.flatMap((example) => collection.plan.renderedSections(example.request as never)));
-        expect([...rendered].sort((a, b) => a - b), collection.collection.name).toEqual(collection.plan.sections.map((_, index) => index));
+        const rendered = new Set(
+          collection.collection.examples.flatMap((example) => collection.plan.renderedSections(example.request as never)),
+        );
+        expect(
+          [...rendered].sort((a, b) => a - b),
+          collection.collection.name,
+        ).toEqual(collection.plan.sections.map((_, index) => index));
       }
     }
   });

@@ -20,7 +20,9 @@ describe('generated input schemas', () => {
     expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ protocol: 'TCP', targetPort: 8080 }] } }).problems).toEqual([
       { pointer: '/values/x/spec/ports/0/port', detail: 'is required' },
     ]);
-    expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: '80' }] } }).problems).toEqual([{ pointer: '/values/x/spec/ports/0/port', detail: 'must be integer' }]);
+    expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: '80' }] } }).problems).toEqual([
+      { pointer: '/values/x/spec/ports/0/port', detail: 'must be integer' },
+    ]);
     expect(check('service', { metadata: { name: 'a' }, spec: { ports: [{ port: 80, targetPort: true }] } }).problems).toEqual([
       { pointer: '/values/x/spec/ports/0/targetPort', detail: 'must be integer or string' },
     ]);
@@ -37,7 +39,9 @@ describe('generated input schemas', () => {
     expect(schema.required).toEqual(['metadata', 'spec']);
     expect(schema.properties.spec.required).toEqual(['group', 'names', 'scope', 'versions']);
     expect(schema.properties.spec.properties.names.required).toEqual(['kind', 'plural']);
-    expect(check('customresourcedefinition', { metadata: { name: 'w' }, spec: { names: { singular: 'w' } } }).problems.map((p) => p.pointer)).toEqual([
+    expect(
+      check('customresourcedefinition', { metadata: { name: 'w' }, spec: { names: { singular: 'w' } } }).problems.map((p) => p.pointer),
+    ).toEqual([
       '/values/x/spec/group',
       '/values/x/spec/scope',
       '/values/x/spec/versions',
@@ -48,7 +52,9 @@ describe('generated input schemas', () => {
 
   it('require metadata with a name', () => {
     expect(check('configmap', {}).problems).toEqual([{ pointer: '/values/x/metadata', detail: 'is required' }]);
-    expect(check('configmap', { metadata: { namespace: 'n' } }).problems).toEqual([{ pointer: '/values/x/metadata/name', detail: 'is required' }]);
+    expect(check('configmap', { metadata: { namespace: 'n' } }).problems).toEqual([
+      { pointer: '/values/x/metadata/name', detail: 'is required' },
+    ]);
   });
 
   it('apply $values refinements over the Kubernetes type', () => {
@@ -66,26 +72,32 @@ describe('generated input schemas', () => {
     expect(schema.properties.spec.properties.provisioner.type).toBe('string');
     expect(schema.properties.allowVolumeExpansion.type).toBe('boolean');
     expect(schema.properties.spec.properties.allowVolumeExpansion.type).toBe('boolean');
-    expect(check('storageclass', { metadata: { name: 's' }, allowVolumeExpansion: 'yes', spec: { allowVolumeExpansion: 1 } }).problems.map((p) => p.pointer)).toEqual([
-      '/values/x/spec/allowVolumeExpansion',
-      '/values/x/allowVolumeExpansion',
-    ]);
+    expect(
+      check('storageclass', { metadata: { name: 's' }, allowVolumeExpansion: 'yes', spec: { allowVolumeExpansion: 1 } }).problems.map(
+        (p) => p.pointer,
+      ),
+    ).toEqual(['/values/x/spec/allowVolumeExpansion', '/values/x/allowVolumeExpansion']);
   });
 
   it('list members the schema does not know, at any depth', () => {
-    expect(check('service', { metadata: { name: 'a', labelz: {} }, spec: { port: 80, ports: [{ port: 80, prot: 'TCP' }] }, extra: 1 }).unknown).toEqual([
-      '/values/x/metadata/labelz',
-      '/values/x/spec/port',
-      '/values/x/spec/ports/0/prot',
-      '/values/x/extra',
-    ]);
+    expect(
+      check('service', { metadata: { name: 'a', labelz: {} }, spec: { port: 80, ports: [{ port: 80, prot: 'TCP' }] }, extra: 1 }).unknown,
+    ).toEqual(['/values/x/metadata/labelz', '/values/x/spec/port', '/values/x/spec/ports/0/prot', '/values/x/extra']);
     // Free-form maps and any-JSON members have no unknown members.
     expect(check('configmap', { metadata: { name: 'a', labels: { anything: 'x' } }, data: { ANY_KEY: 'v' } }).unknown).toEqual([]);
-    expect(check('customresourcedefinition', { metadata: { name: 'a' }, spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { properties: { x: { type: 'string' } } } } }] } }).unknown).toEqual([]);
+    expect(
+      check('customresourcedefinition', {
+        metadata: { name: 'a' },
+        spec: { versions: [{ name: 'v1', schema: { openAPIV3Schema: { properties: { x: { type: 'string' } } } } }] },
+      }).unknown,
+    ).toEqual([]);
   });
 
   it('become TypeScript declarations with the same shape', () => {
-    const declarations = readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/types/service.d.ts`), 'utf8');
+    const declarations = readFileSync(
+      path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/types/service.d.ts`),
+      'utf8',
+    );
     expect(declarations).toContain('export interface ServiceValues {');
     expect(declarations).toContain('ports?: ServicePort[];');
     expect(declarations).toMatch(/export interface ServicePort \{[\s\S]*?\n  port: number;/);

@@ -18,7 +18,9 @@ describe('kind schema cache', () => {
   let generated: unknown;
   beforeAll(() => {
     filled = tempDir();
-    generated = KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], filled)).add(CONFIG_MAP).kindSchema('v1', 'ConfigMap');
+    generated = KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], filled))
+      .add(CONFIG_MAP)
+      .kindSchema('v1', 'ConfigMap');
   });
   const filledCopy = () => {
     const dir = tempDir();
@@ -29,7 +31,11 @@ describe('kind schema cache', () => {
   it('writes what it generates and reads it back equal to a fresh generation', () => {
     expect(generated).toStrictEqual(fresh);
     expect(entries(filled)).toHaveLength(1);
-    expect(KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], filledCopy())).add(CONFIG_MAP).kindSchema('v1', 'ConfigMap')).toStrictEqual(fresh);
+    expect(
+      KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], filledCopy()))
+        .add(CONFIG_MAP)
+        .kindSchema('v1', 'ConfigMap'),
+    ).toStrictEqual(fresh);
   });
 
   it('reads an entry instead of generating, so a second run costs no generation', () => {
@@ -39,7 +45,9 @@ describe('kind schema cache', () => {
     const stored = JSON.parse(readFileSync(path.join(dir, entry!), 'utf8'));
     stored.definitions.ConfigMap.description = 'read from the cache';
     writeFileSync(path.join(dir, entry!), JSON.stringify(stored));
-    const again = KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], dir)).add(CONFIG_MAP).kindSchema('v1', 'ConfigMap')!;
+    const again = KubeTypes.cachedIn(KindSchemaCache.open([GENERATOR], dir))
+      .add(CONFIG_MAP)
+      .kindSchema('v1', 'ConfigMap')!;
     expect(again.definitions.ConfigMap!.description).toBe('read from the cache');
   });
 
@@ -58,7 +66,11 @@ describe('kind schema cache', () => {
   it('reads nothing from an entry that is not JSON or not the kind asked for, so the kind is generated again', () => {
     const dir = filledCopy();
     const [entry] = entries(dir);
-    for (const damaged of ['{"apiVersion": "v1", "kind": "Con', JSON.stringify({ apiVersion: 'v1', kind: 'Secret', definitions: {} }), '[]']) {
+    for (const damaged of [
+      '{"apiVersion": "v1", "kind": "Con',
+      JSON.stringify({ apiVersion: 'v1', kind: 'Secret', definitions: {} }),
+      '[]',
+    ]) {
       writeFileSync(path.join(dir, entry!), damaged);
       expect(KindSchemaCache.open([GENERATOR], dir).read('v1', 'ConfigMap')).toBeUndefined();
     }

@@ -22,16 +22,42 @@ const meta = { metadata: { name: 'web' } };
 
 /** Each value the API server refuses, the request that carries it, and the request member it is. */
 const refused = [
-  { what: 'a Service port of 80.5 (int32)', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/port', values: { ...meta, spec: { ports: [{ port: 80.5 }] } } },
-  { what: 'a Service protocol HTTP (TCP, UDP or SCTP)', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/protocol', values: { ...meta, spec: { ports: [{ port: 80, protocol: 'HTTP' }] } } },
-  { what: 'a Service port beyond int32', repository: 'service-resources', collection: 'service', facets: ['addon:ports'], pointer: '/values/web/spec/ports/0/port', values: { ...meta, spec: { ports: [{ port: 2 ** 31 }] } } },
+  {
+    what: 'a Service port of 80.5 (int32)',
+    repository: 'service-resources',
+    collection: 'service',
+    facets: ['addon:ports'],
+    pointer: '/values/web/spec/ports/0/port',
+    values: { ...meta, spec: { ports: [{ port: 80.5 }] } },
+  },
+  {
+    what: 'a Service protocol HTTP (TCP, UDP or SCTP)',
+    repository: 'service-resources',
+    collection: 'service',
+    facets: ['addon:ports'],
+    pointer: '/values/web/spec/ports/0/protocol',
+    values: { ...meta, spec: { ports: [{ port: 80, protocol: 'HTTP' }] } },
+  },
+  {
+    what: 'a Service port beyond int32',
+    repository: 'service-resources',
+    collection: 'service',
+    facets: ['addon:ports'],
+    pointer: '/values/web/spec/ports/0/port',
+    values: { ...meta, spec: { ports: [{ port: 2 ** 31 }] } },
+  },
   {
     what: 'an Ingress backend port number of 80.5',
     repository: 'service-resources',
     collection: 'ingress',
     facets: ['addon:rules'],
     pointer: '/values/web/spec/rules/0/http/paths/0/backend/service/port/number',
-    values: { ...meta, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80.5 } } } }] } }] } },
+    values: {
+      ...meta,
+      spec: {
+        rules: [{ http: { paths: [{ path: '/', pathType: 'Prefix', backend: { service: { name: 'web', port: { number: 80.5 } } } }] } }],
+      },
+    },
   },
   {
     what: 'an Ingress pathType Whatever (Exact, Prefix, ImplementationSpecific)',
@@ -39,9 +65,21 @@ const refused = [
     collection: 'ingress',
     facets: ['addon:rules'],
     pointer: '/values/web/spec/rules/0/http/paths/0/pathType',
-    values: { ...meta, spec: { rules: [{ http: { paths: [{ path: '/', pathType: 'Whatever', backend: { service: { name: 'web', port: { number: 80 } } } }] } }] } },
+    values: {
+      ...meta,
+      spec: {
+        rules: [{ http: { paths: [{ path: '/', pathType: 'Whatever', backend: { service: { name: 'web', port: { number: 80 } } } }] } }],
+      },
+    },
   },
-  { what: 'an Endpoints port of 1.5', repository: 'service-resources', collection: 'endpoints', facets: ['addon:subsets'], pointer: '/values/web/subsets/0/ports/0/port', values: { ...meta, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 1.5 }] }] } },
+  {
+    what: 'an Endpoints port of 1.5',
+    repository: 'service-resources',
+    collection: 'endpoints',
+    facets: ['addon:subsets'],
+    pointer: '/values/web/subsets/0/ports/0/port',
+    values: { ...meta, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 1.5 }] }] },
+  },
   {
     what: 'a PVC storage of "ten gigs" (a quantity)',
     repository: 'config-and-storage-resources',
@@ -50,7 +88,14 @@ const refused = [
     pointer: '/values/web/spec/resources/requests/storage',
     values: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: 'ten gigs' } } } },
   },
-  { what: 'ConfigMap binaryData that is not base64', repository: 'config-and-storage-resources', collection: 'configmap', facets: ['addon:binarydata'], pointer: '/values/web/binaryData/blob', values: { ...meta, binaryData: { blob: 'not base64!' } } },
+  {
+    what: 'ConfigMap binaryData that is not base64',
+    repository: 'config-and-storage-resources',
+    collection: 'configmap',
+    facets: ['addon:binarydata'],
+    pointer: '/values/web/binaryData/blob',
+    values: { ...meta, binaryData: { blob: 'not base64!' } },
+  },
   {
     what: 'a CRD conversion caBundle that is not base64',
     repository: 'extend-resources',
@@ -64,17 +109,30 @@ const refused = [
         names: { kind: 'Widget', plural: 'widgets', singular: 'widget' },
         scope: 'Namespaced',
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema: { type: 'object' } } }],
-        conversion: { strategy: 'Webhook', webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://convert.example.com', caBundle: '%%%' } } },
+        conversion: {
+          strategy: 'Webhook',
+          webhook: { conversionReviewVersions: ['v1'], clientConfig: { url: 'https://convert.example.com', caBundle: '%%%' } },
+        },
       },
     },
   },
-  { what: 'a metadata.generation beyond 2^53 (int64 that JSON cannot carry exactly)', repository: 'service-resources', collection: 'service', facets: [], pointer: '/values/web/metadata/generation', values: { metadata: { name: 'web', generation: 2 ** 53 + 2 } } },
+  {
+    what: 'a metadata.generation beyond 2^53 (int64 that JSON cannot carry exactly)',
+    repository: 'service-resources',
+    collection: 'service',
+    facets: [],
+    pointer: '/values/web/metadata/generation',
+    values: { metadata: { name: 'web', generation: 2 ** 53 + 2 } },
+  },
 ];
 
 describe('values the API server refuses', () => {
   for (const entry of refused) {
     it(`answers 422 at the request member for ${entry.what}`, async () => {
-      const response = await server.request(execPath(entry.repository, entry.collection), { method: 'POST', json: { facets: entry.facets, values: { web: entry.values } } });
+      const response = await server.request(execPath(entry.repository, entry.collection), {
+        method: 'POST',
+        json: { facets: entry.facets, values: { web: entry.values } },
+      });
       expect(response.status).toBe(422);
       const problem = await problemOf(response);
       expect(problem.errors!.map((error) => error.pointer)).toEqual([entry.pointer]);
@@ -91,17 +149,36 @@ describe('what the API server accepts', () => {
       properties: {
         replicas: { type: 'integer', format: 'int32', enum: [1, 3, 5], default: 1, example: 3, 'x-kubernetes-int-or-string': false },
         mode: { type: 'string', enum: ['fast', 'safe', null], nullable: true, default: 'safe' },
-        settings: { type: 'object', default: { retries: [1, 'two', true, null] }, example: { retries: [] }, 'x-kubernetes-map-type': 'granular' },
-        items: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } }, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], default: [] },
+        settings: {
+          type: 'object',
+          default: { retries: [1, 'two', true, null] },
+          example: { retries: [] },
+          'x-kubernetes-map-type': 'granular',
+        },
+        items: {
+          type: 'array',
+          items: { type: 'object', properties: { name: { type: 'string' } } },
+          'x-kubernetes-list-type': 'map',
+          'x-kubernetes-list-map-keys': ['name'],
+          default: [],
+        },
         ratio: { type: 'number', default: 0.5, example: 1e-3 },
         on: { type: 'boolean', default: false, enum: [true, false] },
       },
     };
     const values = {
       ...meta,
-      spec: { group: 'example.com', names: { kind: 'Widget', plural: 'widgets', singular: 'widget' }, scope: 'Namespaced', versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }] },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget' },
+        scope: 'Namespaced',
+        versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
+      },
     };
-    const response = await server.request(execPath('extend-resources', 'customresourcedefinition') + '?strict=true', { method: 'POST', json: { values: { web: values } } });
+    const response = await server.request(execPath('extend-resources', 'customresourcedefinition') + '?strict=true', {
+      method: 'POST',
+      json: { values: { web: values } },
+    });
     expect(response.status).toBe(200);
     const manifest = (await response.json()) as any;
     expect(manifest.spec.versions[0].schema.openAPIV3Schema).toEqual(openAPIV3Schema);
@@ -109,12 +186,31 @@ describe('what the API server accepts', () => {
   });
 
   it('takes int-or-string and quantities in both of their forms', async () => {
-    const ports = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:ports'], values: { web: { ...meta, spec: { ports: [{ port: 80, targetPort: 'http' }, { port: 81, targetPort: 8081 }] } } } } });
+    const ports = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: {
+        facets: ['addon:ports'],
+        values: {
+          web: {
+            ...meta,
+            spec: {
+              ports: [
+                { port: 80, targetPort: 'http' },
+                { port: 81, targetPort: 8081 },
+              ],
+            },
+          },
+        },
+      },
+    });
     expect(ports.status).toBe(200);
     for (const storage of ['10Gi', '500M', 1.5, 10]) {
       const response = await server.request(execPath('config-and-storage-resources', 'persistent-volume-claim'), {
         method: 'POST',
-        json: { facets: ['addon:spec'], values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } } },
+        json: {
+          facets: ['addon:spec'],
+          values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } },
+        },
       });
       expect(response.status, String(storage)).toBe(200);
     }
@@ -122,17 +218,29 @@ describe('what the API server accepts', () => {
 });
 
 describe('formats as the API server parses them (Go), not as a looser or stricter reading', () => {
-  const exec = (repository: string, collection: string, body: unknown) => server.request(execPath(repository, collection), { method: 'POST', json: body });
+  const exec = (repository: string, collection: string, body: unknown) =>
+    server.request(execPath(repository, collection), { method: 'POST', json: body });
   const withTimestamp = (creationTimestamp: string) => ({ values: { web: { metadata: { name: 'web', creationTimestamp } } } });
-  const withStorage = (storage: string) => ({ facets: ['addon:spec'], values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } } });
+  const withStorage = (storage: string) => ({
+    facets: ['addon:spec'],
+    values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } },
+  });
 
   it("refuses date-times Go's RFC 3339 parser refuses, and takes the ones it reads", async () => {
-    for (const refused of ['2024-01-01 00:00:00Z', '2024-01-01t00:00:00z', '2024-01-01T00:00:00', '2024-01-01T00:00:00+0100', '2024-12-31T23:59:60Z', '2024-02-30T00:00:00Z']) {
+    for (const refused of [
+      '2024-01-01 00:00:00Z',
+      '2024-01-01t00:00:00z',
+      '2024-01-01T00:00:00',
+      '2024-01-01T00:00:00+0100',
+      '2024-12-31T23:59:60Z',
+      '2024-02-30T00:00:00Z',
+    ]) {
       const response = await exec('service-resources', 'service', withTimestamp(refused));
       expect(response.status, refused).toBe(422);
       expect((await problemOf(response)).errors!.map((error) => error.pointer)).toEqual(['/values/web/metadata/creationTimestamp']);
     }
-    for (const taken of ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.123456+01:00']) expect((await exec('service-resources', 'service', withTimestamp(taken))).status, taken).toBe(200);
+    for (const taken of ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.123456+01:00'])
+      expect((await exec('service-resources', 'service', withTimestamp(taken))).status, taken).toBe(200);
   });
 
   it("refuses quantities outside apimachinery's grammar, and takes every suffix it has", async () => {
@@ -140,28 +248,46 @@ describe('formats as the API server parses them (Go), not as a looser or stricte
       const response = await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(refused));
       expect(response.status, refused).toBe(422);
     }
-    for (const taken of ['10Gi', '1Ei', '100n', '5u', '500m', '1k', '2P', '+1e3', '.5', '1.', '3E-2']) expect((await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(taken))).status, taken).toBe(200);
+    for (const taken of ['10Gi', '1Ei', '100n', '5u', '500m', '1k', '2P', '+1e3', '.5', '1.', '3E-2'])
+      expect((await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(taken))).status, taken).toBe(200);
   });
 
   it('takes base64 wrapped in lines, as `base64` writes it and Go decodes it', async () => {
-    const wrapped = Buffer.from('x'.repeat(100)).toString('base64').replace(/(.{76})/g, '$1\n');
-    const response = await exec('config-and-storage-resources', 'configmap', { facets: ['addon:binarydata'], values: { web: { ...meta, binaryData: { blob: wrapped, crlf: 'aGVs\r\nbG8=' } } } });
+    const wrapped = Buffer.from('x'.repeat(100))
+      .toString('base64')
+      .replace(/(.{76})/g, '$1\n');
+    const response = await exec('config-and-storage-resources', 'configmap', {
+      facets: ['addon:binarydata'],
+      values: { web: { ...meta, binaryData: { blob: wrapped, crlf: 'aGVs\r\nbG8=' } } },
+    });
     expect(response.status).toBe(200);
   });
 });
 
 describe('numbers that do not survive JSON', () => {
-  for (const literal of ['1e400', '-1E+400', '1' + '0'.repeat(400), '1' + '0'.repeat(250) + 'e60', '1e-400', '9007199254740993', '80.0000000000000001']) {
+  for (const literal of [
+    '1e400',
+    '-1E+400',
+    '1' + '0'.repeat(400),
+    '1' + '0'.repeat(250) + 'e60',
+    '1e-400',
+    '9007199254740993',
+    '80.0000000000000001',
+  ]) {
     it(`answers 400 naming the pointer of ${literal.slice(0, 20)}, never another number or null`, async () => {
       const body = `{"values":{"web":{"metadata":{"name":"web","annotations":{"a":"b"}},"spec":{"ports":[{"port":${literal}}]}}},"facets":["addon:ports"]}`;
-      const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', body, headers: { 'Content-Type': 'application/json' } });
+      const response = await server.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        body,
+        headers: { 'Content-Type': 'application/json' },
+      });
       expect(response.status).toBe(400);
       expect((await problemOf(response)).detail).toContain('/values/web/spec/ports/0/port');
     });
   }
 });
 
-describe('input schemas carry Kubernetes\' own constraints', () => {
+describe("input schemas carry Kubernetes' own constraints", () => {
   it('shows a Service port as an int32 integer and its protocol as an enum, in the schema and the TypeScript declaration', async () => {
     const schema = (await (await server.request(`${BASE}/service-resources/v1/resources/collections/service/schema`)).json()) as any;
     const port = schema.definitions.ServicePort;
@@ -181,7 +307,10 @@ describe('values only the manifest check can judge', () => {
     // Text around a placeholder: the input schema takes any scalar for spec.exposure, but only
     // "Node" makes a spec.type ("NodePort") that the kind's own enum allows.
     const repos = repoCopy(SHIPPED_REPOS, {
-      'service-resources/service/sections/type.json': JSON.stringify({ facets: ['addon:spec', 'addon:type'], spec: { type: '{{ __SVC_ID__.spec.exposure }}Port' } }),
+      'service-resources/service/sections/type.json': JSON.stringify({
+        facets: ['addon:spec', 'addon:type'],
+        spec: { type: '{{ __SVC_ID__.spec.exposure }}Port' },
+      }),
     });
     dist = await buildInto(repos);
   });
@@ -189,9 +318,15 @@ describe('values only the manifest check can judge', () => {
   it('points a manifest violation at the request member it came from', async () => {
     const widened = await startTestServer({ dist });
     try {
-      const valid = await widened.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Node' } } } } });
+      const valid = await widened.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Node' } } } },
+      });
       expect(valid.status).toBe(200);
-      const response = await widened.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Whatever' } } } } });
+      const response = await widened.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Whatever' } } } },
+      });
       expect(response.status).toBe(422);
       const problem = await problemOf(response);
       expect(problem.errors).toHaveLength(1);
@@ -203,14 +338,17 @@ describe('values only the manifest check can judge', () => {
   });
 
   it('asks for the facet whose section writes a member Kubernetes requires', async () => {
-    const response = await server.request(execPath('config-and-storage-resources', 'storageclass'), { method: 'POST', json: { values: { web: meta } } });
+    const response = await server.request(execPath('config-and-storage-resources', 'storageclass'), {
+      method: 'POST',
+      json: { values: { web: meta } },
+    });
     expect(response.status).toBe(422);
     const problem = await problemOf(response);
     expect(problem.errors).toEqual([{ pointer: '/facets', detail: expect.stringContaining('addon:provisioner') }]);
   });
 });
 
-describe('lint judges the sections\' own values', () => {
+describe("lint judges the sections' own values", () => {
   const lint = async (files: Record<string, string>) => {
     const dir = repoCopy(SHIPPED_REPOS, files);
     const { report } = await compileRepositories(dir);
@@ -230,7 +368,9 @@ describe('lint judges the sections\' own values', () => {
 
   it('refuses an interpolated placeholder where Kubernetes wants an integer', async () => {
     const file = 'service-resources/service/sections/healthcheck.json';
-    const errors = await lint({ [file]: '{\n  "facets": ["addon:healthcheck"],\n  "spec": {\n    "healthCheckNodePort": "3{{ __SVC_ID__.spec.port }}"\n  }\n}\n' });
+    const errors = await lint({
+      [file]: '{\n  "facets": ["addon:healthcheck"],\n  "spec": {\n    "healthCheckNodePort": "3{{ __SVC_ID__.spec.port }}"\n  }\n}\n',
+    });
     expect(errors.map((error) => [error.file, error.line])).toEqual([[file, 4]]);
     expect(errors[0]!.message).toContain('integer');
   });

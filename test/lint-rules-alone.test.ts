@@ -37,9 +37,16 @@ const json = (value: unknown) => JSON.stringify(value, null, 2) + '\n';
 
 describe('the collection model', () => {
   it('parses each section once: facets, master flag, description, placeholder sites and syntax problems', () => {
-    const { collection } = modelWith({ [`${SECTIONS}/odd.json`]: json({ $description: 'Odd.', facets: ['addon:odd', 7], data: { a: '{{ __SET_ID__.a }}', b: '{{ broken' } }) });
+    const { collection } = modelWith({
+      [`${SECTIONS}/odd.json`]: json({ $description: 'Odd.', facets: ['addon:odd', 7], data: { a: '{{ __SET_ID__.a }}', b: '{{ broken' } }),
+    });
     const odd = collection.sections.find((section) => section.name === 'odd')!;
-    expect(odd).toMatchObject({ facets: ['addon:odd'], master: false, description: 'Odd.', content: { data: { a: '{{ __SET_ID__.a }}', b: '{{ broken' } } });
+    expect(odd).toMatchObject({
+      facets: ['addon:odd'],
+      master: false,
+      description: 'Odd.',
+      content: { data: { a: '{{ __SET_ID__.a }}', b: '{{ broken' } },
+    });
     expect(odd.sites.map((site) => site.at)).toEqual([['data', 'a']]);
     expect(odd.syntaxErrors.map(({ at }) => at)).toEqual([['data', 'b']]);
   });
@@ -65,25 +72,33 @@ describe('each lint rule alone, as (model, report)', () => {
   it('lintFiles: a file that is not valid JSON, at its line and column', () => {
     const { dir, model } = modelWith({ [`${SECTIONS}/broken.json`]: '{\n  "facets": ["addon:x"],\n  "data": {\n' });
     const messages = run(dir, lintFiles, model);
-    expect(messages.map(({ file, line, column, severity }) => [file, line, column, severity])).toEqual([[`${SECTIONS}/broken.json`, 4, 1, 'error']]);
+    expect(messages.map(({ file, line, column, severity }) => [file, line, column, severity])).toEqual([
+      [`${SECTIONS}/broken.json`, 4, 1, 'error'],
+    ]);
   });
 
   it('lintFiles: a member written twice in one object', () => {
     const { dir, model } = modelWith({ [`${SECTIONS}/twice.json`]: '{\n  "facets": ["addon:twice"],\n  "data": 1,\n  "data": 2\n}\n' });
-    expect(run(dir, lintFiles, model).map((message) => [message.line, message.message])).toEqual([[4, 'member "data" appears twice in one object; JSON keeps only the last']]);
+    expect(run(dir, lintFiles, model).map((message) => [message.line, message.message])).toEqual([
+      [4, 'member "data" appears twice in one object; JSON keeps only the last'],
+    ]);
   });
 
   it('lintIsObject: a section file that holds an array', () => {
     const { dir, collection } = modelWith({ [`${SECTIONS}/list.json`]: '[]\n' });
     const list = collection.sections.find((section) => section.name === 'list')!;
     expect(list.body).toBeUndefined();
-    expect(run(dir, lintIsObject, list).map((message) => [message.file, message.message])).toEqual([[`${SECTIONS}/list.json`, 'a section must be a JSON object']]);
+    expect(run(dir, lintIsObject, list).map((message) => [message.file, message.message])).toEqual([
+      [`${SECTIONS}/list.json`, 'a section must be a JSON object'],
+    ]);
   });
 
   it('lintExampleShapes: an example whose facets is not an array', () => {
     const { dir, collection } = modelWith({ [`${COLLECTION}/examples/odd.json`]: json({ facets: 'addon:data', values: {} }) });
     const messages = run(dir, lintExampleShapes, collection);
-    expect(messages.map((message) => [message.file, message.message])).toEqual([[`${COLLECTION}/examples/odd.json`, 'example is not an exec request: /facets must be an array of facet names']]);
+    expect(messages.map((message) => [message.file, message.message])).toEqual([
+      [`${COLLECTION}/examples/odd.json`, 'example is not an exec request: /facets must be an array of facet names'],
+    ]);
   });
 
   it('lintKindTyping: a kind nothing types, unless the collection says "untyped"', () => {
@@ -96,7 +111,11 @@ describe('each lint rule alone, as (model, report)', () => {
     });
     const messages = run(dir, lintKindTyping, typed(collection));
     expect(messages.map((message) => [message.file, message.severity, message.message])).toEqual([
-      [`${COLLECTION}/collection.json`, 'error', 'v1 ConfigMap is neither a built-in Kubernetes kind nor served by a CRD in demo-resources/crds/: nothing types its values or checks its answers'],
+      [
+        `${COLLECTION}/collection.json`,
+        'error',
+        'v1 ConfigMap is neither a built-in Kubernetes kind nor served by a CRD in demo-resources/crds/: nothing types its values or checks its answers',
+      ],
     ]);
     const untyped = { ...collection, declaration: { ...collection.declaration, untyped: true } };
     expect(run(dir, lintKindTyping, typed(untyped))).toEqual([]);

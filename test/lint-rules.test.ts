@@ -4,7 +4,11 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { type CollectionModel as CollectionContext, collectionModels as collectionContexts, type SectionModel as SectionContext } from '../src/collection/model.js';
+import {
+  type CollectionModel as CollectionContext,
+  collectionModels as collectionContexts,
+  type SectionModel as SectionContext,
+} from '../src/collection/model.js';
 import { type LintMessage, LintReport } from '../src/lint/report.js';
 import { lintConflicts, lintMaster } from '../src/lint/rules/collection.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../src/lint/rules/repository-files.js';
@@ -27,7 +31,11 @@ interface Target {
 }
 
 /** Runs `rule` over a copy of the demo repository with `files` planted, and returns its messages alone. */
-function lintAlone(files: Record<string, string>, rule: (target: Target, report: LintReport) => void, prepare?: (dir: string) => void): LintMessage[] {
+function lintAlone(
+  files: Record<string, string>,
+  rule: (target: Target, report: LintReport) => void,
+  prepare?: (dir: string) => void,
+): LintMessage[] {
   const dir = repoCopy(DEMO_REPOS, files);
   prepare?.(dir);
   const [repository] = loadRepositories(dir);
@@ -39,52 +47,94 @@ function lintAlone(files: Record<string, string>, rule: (target: Target, report:
   return report.sorted().map((message) => ({ ...message, file: path.relative(dir, message.file) }));
 }
 
-const sectionFile = (name: string, body: object) => ({ [`${COLLECTION}/sections/${name}.json`]: JSON.stringify({ facets: [`addon:${name}`], ...body }, null, 2) + '\n' });
+const sectionFile = (name: string, body: object) => ({
+  [`${COLLECTION}/sections/${name}.json`]: JSON.stringify({ facets: [`addon:${name}`], ...body }, null, 2) + '\n',
+});
 
 describe('each lint rule alone', () => {
   it('lintFacets: a facet of the wrong form, with the one it probably meant', () => {
-    const [message, ...others] = lintAlone({ [`${COLLECTION}/sections/upper.json`]: '{\n  "facets": ["Addon:Upper"],\n  "immutable": true\n}\n' }, ({ section }, report) => lintFacets(section('upper'), report));
+    const [message, ...others] = lintAlone(
+      { [`${COLLECTION}/sections/upper.json`]: '{\n  "facets": ["Addon:Upper"],\n  "immutable": true\n}\n' },
+      ({ section }, report) => lintFacets(section('upper'), report),
+    );
     expect(others).toEqual([]);
-    expect(message).toMatchObject({ file: `${COLLECTION}/sections/upper.json`, line: 2, column: 14, severity: 'error', message: 'facet "Addon:Upper" is not "master" or "addon:<name>"' });
+    expect(message).toMatchObject({
+      file: `${COLLECTION}/sections/upper.json`,
+      line: 2,
+      column: 14,
+      severity: 'error',
+      message: 'facet "Addon:Upper" is not "master" or "addon:<name>"',
+    });
     expect(message!.hint).toContain('did you mean "addon:upper"?');
   });
 
   it("lintPlaceholders: a placeholder reading another collection's variable", () => {
-    const messages = lintAlone(sectionFile('other', { data: '{{ __CM_ID__.data }}' }), ({ collection, section }, report) => lintPlaceholders(collection, section('other'), report));
-    expect(messages.map((message) => message.message)).toEqual(["placeholder reads __CM_ID__.data, but this collection's variable is __SET_ID__"]);
+    const messages = lintAlone(sectionFile('other', { data: '{{ __CM_ID__.data }}' }), ({ collection, section }, report) =>
+      lintPlaceholders(collection, section('other'), report),
+    );
+    expect(messages.map((message) => message.message)).toEqual([
+      "placeholder reads __CM_ID__.data, but this collection's variable is __SET_ID__",
+    ]);
   });
 
   it('lintReservedMembers: an unknown $-member is a warning that lists the known ones', () => {
-    const messages = lintAlone(sectionFile('typo', { $descripton: 'x', data: '{{ __SET_ID__.data }}' }), ({ section }, report) => lintReservedMembers(section('typo'), report));
+    const messages = lintAlone(sectionFile('typo', { $descripton: 'x', data: '{{ __SET_ID__.data }}' }), ({ section }, report) =>
+      lintReservedMembers(section('typo'), report),
+    );
     expect(messages.map((message) => [message.severity, message.message, message.hint])).toEqual([
-      ['warning', 'unknown metadata member "$descripton" is ignored', 'members starting with "$" are reserved; known ones: $description, $values'],
+      [
+        'warning',
+        'unknown metadata member "$descripton" is ignored',
+        'members starting with "$" are reserved; known ones: $description, $values',
+      ],
     ]);
   });
 
   it('lintRepositoryDeclaration: a release that is not semver, with the form to write', () => {
-    const declaration = JSON.stringify({ name: 'demo-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0', description: 'Demo.' }, null, 2);
-    const messages = lintAlone({ 'demo-resources/repository.json': declaration }, ({ repository }, report) => lintRepositoryDeclaration(repository, report));
-    expect(messages.map((message) => [message.line, message.message])).toEqual([[5, '"release" is "1.0", which is not of the expected form']]);
+    const declaration = JSON.stringify(
+      { name: 'demo-resources', vendor: 'facetform', apiVersion: 'v1', release: '1.0', description: 'Demo.' },
+      null,
+      2,
+    );
+    const messages = lintAlone({ 'demo-resources/repository.json': declaration }, ({ repository }, report) =>
+      lintRepositoryDeclaration(repository, report),
+    );
+    expect(messages.map((message) => [message.line, message.message])).toEqual([
+      [5, '"release" is "1.0", which is not of the expected form'],
+    ]);
   });
 
   it('lintMemberNames: a member that would reach into prototypes', () => {
-    const messages = lintAlone(sectionFile('proto', { metadata: { labels: JSON.parse('{"__proto__": "x"}') } }), ({ section }, report) => lintMemberNames(section('proto'), report));
+    const messages = lintAlone(sectionFile('proto', { metadata: { labels: JSON.parse('{"__proto__": "x"}') } }), ({ section }, report) =>
+      lintMemberNames(section('proto'), report),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]!.message).toContain('"__proto__"');
   });
 
   it('lintRefinements: a $values refinement of a path no placeholder of the section reads', () => {
-    const messages = lintAlone(sectionFile('refined', { data: '{{ __SET_ID__.data }}', $values: { dta: { schema: { minProperties: 1 } } } }), ({ section }, report) => lintRefinements(section('refined'), report));
+    const messages = lintAlone(
+      sectionFile('refined', { data: '{{ __SET_ID__.data }}', $values: { dta: { schema: { minProperties: 1 } } } }),
+      ({ section }, report) => lintRefinements(section('refined'), report),
+    );
     expect(messages.map((message) => message.message)).toEqual(['"$values" refines "dta", but no placeholder of this section reads it']);
   });
 
   it('lintMaster: a collection whose master section is gone', () => {
-    const messages = lintAlone({}, ({ collection }, report) => lintMaster(collection, report), (dir) => removeFrom(dir, `${COLLECTION}/sections/core.json`));
-    expect(messages.map((message) => [message.file, message.message])).toEqual([[`${COLLECTION}/collection.json`, 'collection settings has no master section']]);
+    const messages = lintAlone(
+      {},
+      ({ collection }, report) => lintMaster(collection, report),
+      (dir) => removeFrom(dir, `${COLLECTION}/sections/core.json`),
+    );
+    expect(messages.map((message) => [message.file, message.message])).toEqual([
+      [`${COLLECTION}/collection.json`, 'collection settings has no master section'],
+    ]);
   });
 
   it('lintConflicts: two sections writing one member, naming the other file and line', () => {
-    const messages = lintAlone(sectionFile('again', { data: { key: '{{ __SET_ID__.key }}' } }), ({ collection }, report) => lintConflicts(collection, report));
+    const messages = lintAlone(sectionFile('again', { data: { key: '{{ __SET_ID__.key }}' } }), ({ collection }, report) =>
+      lintConflicts(collection, report),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]!.message).toMatch(new RegExp(`^data is also written by .*${COLLECTION}/sections/(data|again)\\.json:\\d+:\\d+`));
   });
@@ -92,26 +142,51 @@ describe('each lint rule alone', () => {
   it('lintCollectionDeclaration and lintVariablesUnique: one variable for two collections', () => {
     const dir = (name: string) => `demo-resources/${name}`;
     const second = {
-      [`${dir('more')}/collection.json`]: JSON.stringify({ name: 'more', variable: '__SET_ID__', kind: 'ConfigMap', apiVersion: 'v1', description: 'More settings.' }),
-      [`${dir('more')}/sections/core.json`]: JSON.stringify({ facets: ['master'], apiVersion: 'v1', kind: 'ConfigMap', metadata: '{{ __SET_ID__.metadata }}' }),
+      [`${dir('more')}/collection.json`]: JSON.stringify({
+        name: 'more',
+        variable: '__SET_ID__',
+        kind: 'ConfigMap',
+        apiVersion: 'v1',
+        description: 'More settings.',
+      }),
+      [`${dir('more')}/sections/core.json`]: JSON.stringify({
+        facets: ['master'],
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: '{{ __SET_ID__.metadata }}',
+      }),
     };
     const messages = lintAlone(second, ({ contexts }, report) => {
       for (const context of contexts) lintCollectionDeclaration(context, report);
       lintVariablesUnique(contexts, report);
     });
-    expect(messages.map((message) => [message.file, message.message])).toEqual([[`${COLLECTION}/collection.json`, 'variable __SET_ID__ is already the variable of collection more']]);
+    expect(messages.map((message) => [message.file, message.message])).toEqual([
+      [`${COLLECTION}/collection.json`, 'variable __SET_ID__ is already the variable of collection more'],
+    ]);
   });
 
   it('lintInterpolatedLandings: text with a placeholder where the kind wants an integer, judged by a hand-written kind schema', () => {
     const widget: KindSchema = {
       kind: 'ConfigMap',
       apiVersion: 'v1',
-      definitions: { ConfigMap: { type: 'object', properties: { spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' }, name: { type: 'string' } } } } } },
+      definitions: {
+        ConfigMap: {
+          type: 'object',
+          properties: {
+            spec: { type: 'object', properties: { replicas: { type: 'integer', format: 'int32' }, name: { type: 'string' } } },
+          },
+        },
+      },
     };
-    const messages = lintAlone(sectionFile('count', { spec: { replicas: 'n-{{ __SET_ID__.n }}', name: 'n-{{ __SET_ID__.n }}' } }), ({ section }, report) => {
-      const count = section('count');
-      lintInterpolatedLandings(count, placeholderSites(count.template!), widget, report);
-    });
-    expect(messages.map((message) => [message.line, message.message])).toEqual([[6, 'text with a placeholder always renders a string, but Kubernetes wants integer int32 at /spec/replicas']]);
+    const messages = lintAlone(
+      sectionFile('count', { spec: { replicas: 'n-{{ __SET_ID__.n }}', name: 'n-{{ __SET_ID__.n }}' } }),
+      ({ section }, report) => {
+        const count = section('count');
+        lintInterpolatedLandings(count, placeholderSites(count.template!), widget, report);
+      },
+    );
+    expect(messages.map((message) => [message.line, message.message])).toEqual([
+      [6, 'text with a placeholder always renders a string, but Kubernetes wants integer int32 at /spec/replicas'],
+    ]);
   });
 });

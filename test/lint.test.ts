@@ -23,7 +23,12 @@ describe('lint', () => {
   });
 
   it('reports a section value no answer can carry: a lone surrogate, a number beyond a double', async () => {
-    const messages = errors(await lintWith({ [`${SECTIONS}/odd.json`]: '{\n  "facets": ["addon:odd"],\n  "data": {\n    "a": "x\\ud800",\n    "b": "{{ __SET_ID__.b }}"\n  },\n  "$values": { "b": { "schema": { "maximum": 1e400 } } }\n}\n' }));
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/odd.json`]:
+          '{\n  "facets": ["addon:odd"],\n  "data": {\n    "a": "x\\ud800",\n    "b": "{{ __SET_ID__.b }}"\n  },\n  "$values": { "b": { "schema": { "maximum": 1e400 } } }\n}\n',
+      }),
+    );
     expect(messages.map((message) => [message.file, message.line])).toEqual([[`${SECTIONS}/odd.json`, 4]]);
     expect(messages[0]!.message).toContain('the string at /data/a holds a lone UTF-16 surrogate');
   });
@@ -31,7 +36,12 @@ describe('lint', () => {
   it('reports a file that is not valid JSON with its position', async () => {
     const messages = errors(await lintWith({ [`${SECTIONS}/broken.json`]: '{\n  "facets": ["addon:x"],\n  "data": {\n' }));
     expect(messages).toHaveLength(1);
-    expect(messages[0]).toMatchObject({ file: `${SECTIONS}/broken.json`, line: 4, column: 1, message: 'invalid JSON: expected "}" to close the object' });
+    expect(messages[0]).toMatchObject({
+      file: `${SECTIONS}/broken.json`,
+      line: 4,
+      column: 1,
+      message: 'invalid JSON: expected "}" to close the object',
+    });
   });
 
   it('reports a trailing comma at its line and column', async () => {
@@ -57,19 +67,34 @@ describe('lint', () => {
   });
 
   it('reports a facet of the wrong form and suggests the right one', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/upper.json`]: '{\n  "facets": ["Addon:Immutable"],\n  "immutable": true\n}\n' }));
-    expect(message).toMatchObject({ file: `${SECTIONS}/upper.json`, line: 2, column: 14, message: 'facet "Addon:Immutable" is not "master" or "addon:<name>"' });
+    const [message] = errors(
+      await lintWith({ [`${SECTIONS}/upper.json`]: '{\n  "facets": ["Addon:Immutable"],\n  "immutable": true\n}\n' }),
+    );
+    expect(message).toMatchObject({
+      file: `${SECTIONS}/upper.json`,
+      line: 2,
+      column: 14,
+      message: 'facet "Addon:Immutable" is not "master" or "addon:<name>"',
+    });
     expect(message!.hint).toContain('did you mean "addon:immutable"?');
   });
 
   it('reports an unclosed placeholder at the column of its braces', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/unclosed.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }"\n}\n' }));
+    const [message] = errors(
+      await lintWith({
+        [`${SECTIONS}/unclosed.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }"\n}\n',
+      }),
+    );
     expect(message).toMatchObject({ file: `${SECTIONS}/unclosed.json`, line: 3, column: 17 });
     expect(message!.message).toBe('malformed placeholder: placeholder opened with "{{" is not closed with "}}"');
   });
 
   it('reports a placeholder whose path has a bad segment', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/space.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.im mutable }}"\n}\n' }));
+    const [message] = errors(
+      await lintWith({
+        [`${SECTIONS}/space.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.im mutable }}"\n}\n',
+      }),
+    );
     expect(message!.message).toBe('malformed placeholder: "__SET_ID__.im mutable" has an invalid path segment "im mutable"');
   });
 
@@ -87,14 +112,26 @@ describe('lint', () => {
   });
 
   it("reports a variable that is not the collection's", async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/othervar.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __CM_ID__.immutable }}"\n}\n' }));
-    expect(message).toMatchObject({ line: 3, column: 3, message: "placeholder reads __CM_ID__.immutable, but this collection's variable is __SET_ID__" });
+    const [message] = errors(
+      await lintWith({
+        [`${SECTIONS}/othervar.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __CM_ID__.immutable }}"\n}\n',
+      }),
+    );
+    expect(message).toMatchObject({
+      line: 3,
+      column: 3,
+      message: "placeholder reads __CM_ID__.immutable, but this collection's variable is __SET_ID__",
+    });
     expect(message!.hint).toBe('write {{ __SET_ID__.immutable }}');
   });
 
   it('reports a collection without a master section', async () => {
     const messages = errors(await lintWith({}, (dir) => removeFrom(dir, `${SECTIONS}/core.json`)));
-    expect(messages[0]).toMatchObject({ file: 'demo-resources/settings/collection.json', line: 1, message: 'collection settings has no master section' });
+    expect(messages[0]).toMatchObject({
+      file: 'demo-resources/settings/collection.json',
+      line: 1,
+      message: 'collection settings has no master section',
+    });
   });
 
   it('reports a master section whose kind or apiVersion differ from the collection, or that lacks metadata', async () => {
@@ -111,7 +148,9 @@ describe('lint', () => {
   });
 
   it('reports two sections writing the same member, naming both files', async () => {
-    const messages = errors(await lintWith({ [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": {\n    "EXTRA": "1"\n  }\n}\n' }));
+    const messages = errors(
+      await lintWith({ [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": {\n    "EXTRA": "1"\n  }\n}\n' }),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ file: `${SECTIONS}/more-data.json`, line: 3, column: 3 });
     expect(messages[0]!.message).toMatch(/^data is also written by .*demo-resources\/settings\/sections\/data\.json:4:3$/);
@@ -127,30 +166,50 @@ describe('lint', () => {
 
   it('reports an example that does not render, at the member to fix', async () => {
     const messages = errors(
-      await lintWith({ [`${EXAMPLES}/nameless.json`]: '{\n  "facets": ["addon:data"],\n  "values": {\n    "app": {\n      "data": { "A": "1" }\n    }\n  }\n}\n' }),
+      await lintWith({
+        [`${EXAMPLES}/nameless.json`]:
+          '{\n  "facets": ["addon:data"],\n  "values": {\n    "app": {\n      "data": { "A": "1" }\n    }\n  }\n}\n',
+      }),
     );
-    expect(messages.map((m) => [m.file, m.line, m.message])).toEqual([[`${EXAMPLES}/nameless.json`, 4, 'example does not render: /values/app/metadata is required']]);
+    expect(messages.map((m) => [m.file, m.line, m.message])).toEqual([
+      [`${EXAMPLES}/nameless.json`, 4, 'example does not render: /values/app/metadata is required'],
+    ]);
   });
 
   it('reports an example whose facet does not exist', async () => {
-    const [message] = errors(await lintWith({ [`${EXAMPLES}/typo.json`]: '{\n  "facets": ["addon:dta"],\n  "values": { "app": { "metadata": { "name": "a" } } }\n}\n' }));
-    expect(message).toMatchObject({ line: 2, message: 'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master; did you mean "addon:data"?' });
+    const [message] = errors(
+      await lintWith({
+        [`${EXAMPLES}/typo.json`]: '{\n  "facets": ["addon:dta"],\n  "values": { "app": { "metadata": { "name": "a" } } }\n}\n',
+      }),
+    );
+    expect(message).toMatchObject({
+      line: 2,
+      message:
+        'example does not render: /facets/0 "addon:dta" is not a facet of settings; its facets are addon:data, master; did you mean "addon:data"?',
+    });
   });
 
   it('reports an example whose manifest Kubernetes refuses, at the example value it came from', async () => {
     const messages = errors(
       await lintWith({
         [`${SECTIONS}/binary.json`]: '{\n  "facets": ["addon:binary"],\n  "binaryData": { "blob": "{{ __SET_ID__.blob }}==" }\n}\n',
-        [`${EXAMPLES}/blob.json`]: '{\n  "facets": ["addon:binary"],\n  "values": {\n    "app": { "metadata": { "name": "a" }, "blob": "not base64!" }\n  }\n}\n',
+        [`${EXAMPLES}/blob.json`]:
+          '{\n  "facets": ["addon:binary"],\n  "values": {\n    "app": { "metadata": { "name": "a" }, "blob": "not base64!" }\n  }\n}\n',
       }),
     );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ file: `${EXAMPLES}/blob.json`, line: 4 });
-    expect(messages[0]!.message).toBe('example does not render: /values/app/blob must be base64-encoded: Kubernetes refuses it at /binaryData/blob of the ConfigMap');
+    expect(messages[0]!.message).toBe(
+      'example does not render: /values/app/blob must be base64-encoded: Kubernetes refuses it at /binaryData/blob of the ConfigMap',
+    );
   });
 
   it('reports text with a placeholder where Kubernetes wants a boolean, at the section line', async () => {
-    const messages = errors(await lintWith({ [`${SECTIONS}/immutable.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.frozen }} please"\n}\n' }));
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/immutable.json`]: '{\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.frozen }} please"\n}\n',
+      }),
+    );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ file: `${SECTIONS}/immutable.json`, line: 3 });
     expect(messages[0]!.message).toContain('Kubernetes wants boolean at /immutable');
@@ -170,7 +229,10 @@ describe('lint', () => {
   });
 
   it('warns about unknown $-members and sections no example renders', async () => {
-    const messages = await lintWith({ [`${SECTIONS}/immutable.json`]: '{\n  "$note": "x",\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }}"\n}\n' });
+    const messages = await lintWith({
+      [`${SECTIONS}/immutable.json`]:
+        '{\n  "$note": "x",\n  "facets": ["addon:immutable"],\n  "immutable": "{{ __SET_ID__.immutable }}"\n}\n',
+    });
     expect(messages.map((m) => [m.severity, m.line, m.message])).toEqual([
       ['warning', 2, 'unknown metadata member "$note" is ignored'],
       ['warning', 3, 'no example of settings renders section immutable'],
@@ -178,15 +240,19 @@ describe('lint', () => {
   });
 
   it('reports member names that would reach into prototypes', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/proto.json`]: '{\n  "facets": ["addon:p"],\n  "data": {\n    "__proto__": "x"\n  }\n}\n' }));
+    const [message] = errors(
+      await lintWith({ [`${SECTIONS}/proto.json`]: '{\n  "facets": ["addon:p"],\n  "data": {\n    "__proto__": "x"\n  }\n}\n' }),
+    );
     expect(message).toMatchObject({ line: 4, message: 'member name "__proto__" is not allowed' });
   });
 
   it('reports declarations with missing or malformed members', async () => {
     const messages = errors(
       await lintWith({
-        'demo-resources/repository.json': '{\n  "name": "demo",\n  "vendor": "facetform",\n  "apiVersion": "v1",\n  "release": "1.0",\n  "description": "x"\n}\n',
-        'demo-resources/settings/collection.json': '{\n  "name": "settings",\n  "variable": "SET_ID",\n  "kind": "ConfigMap",\n  "apiVersion": "v1"\n}\n',
+        'demo-resources/repository.json':
+          '{\n  "name": "demo",\n  "vendor": "facetform",\n  "apiVersion": "v1",\n  "release": "1.0",\n  "description": "x"\n}\n',
+        'demo-resources/settings/collection.json':
+          '{\n  "name": "settings",\n  "variable": "SET_ID",\n  "kind": "ConfigMap",\n  "apiVersion": "v1"\n}\n',
       }),
     );
     expect(messages.map((m) => [path.basename(m.file), m.line, m.message])).toEqual([
@@ -199,7 +265,10 @@ describe('lint', () => {
 
   it('reports a $values schema that refers to definitions it does not have, without crashing', async () => {
     const messages = errors(
-      await lintWith({ [`${SECTIONS}/data.json`]: '{\n  "facets": ["addon:data"],\n  "data": "{{ __SET_ID__.data }}",\n  "$values": {\n    "data": { "schema": { "$ref": "#/definitions/Nope" } }\n  }\n}\n' }),
+      await lintWith({
+        [`${SECTIONS}/data.json`]:
+          '{\n  "facets": ["addon:data"],\n  "data": "{{ __SET_ID__.data }}",\n  "$values": {\n    "data": { "schema": { "$ref": "#/definitions/Nope" } }\n  }\n}\n',
+      }),
     );
     expect(messages.map((m) => [m.line, m.message.slice(0, 30)])).toEqual([[5, '"schema" cannot be used: can\'t']]);
   });
@@ -220,17 +289,27 @@ describe('lint', () => {
   });
 
   it('points at the right column in a string with escapes', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/escaped.json`]: '{\n  "facets": ["addon:e"],\n  "x": "\\u0041\\u0041\\n{{ __SET_ID__.x"\n}\n' }));
-    expect(message).toMatchObject({ line: 3, column: 23, message: 'malformed placeholder: placeholder opened with "{{" is not closed with "}}"' });
+    const [message] = errors(
+      await lintWith({ [`${SECTIONS}/escaped.json`]: '{\n  "facets": ["addon:e"],\n  "x": "\\u0041\\u0041\\n{{ __SET_ID__.x"\n}\n' }),
+    );
+    expect(message).toMatchObject({
+      line: 3,
+      column: 23,
+      message: 'malformed placeholder: placeholder opened with "{{" is not closed with "}}"',
+    });
   });
 
   it('reports a member named twice in one object', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/twice.json`]: '{\n  "facets": ["addon:t"],\n  "spec": { "a": 1 },\n  "spec": { "b": 2 }\n}\n' }));
+    const [message] = errors(
+      await lintWith({ [`${SECTIONS}/twice.json`]: '{\n  "facets": ["addon:t"],\n  "spec": { "a": 1 },\n  "spec": { "b": 2 }\n}\n' }),
+    );
     expect(message).toMatchObject({ line: 4, column: 3, message: 'member "spec" appears twice in one object; JSON keeps only the last' });
   });
 
   it('reports placeholder paths through prototype names', async () => {
-    const [message] = errors(await lintWith({ [`${SECTIONS}/proto-path.json`]: '{\n  "facets": ["addon:p"],\n  "x": "{{ __SET_ID__.spec.constructor }}"\n}\n' }));
+    const [message] = errors(
+      await lintWith({ [`${SECTIONS}/proto-path.json`]: '{\n  "facets": ["addon:p"],\n  "x": "{{ __SET_ID__.spec.constructor }}"\n}\n' }),
+    );
     expect(message).toMatchObject({ line: 3, message: 'placeholder path spec.constructor uses "constructor"' });
   });
 

@@ -17,7 +17,10 @@ describe('placeholder syntax', () => {
   });
 
   it('reads a whole-string placeholder with or without spaces inside the braces', () => {
-    const expected = { kind: 'whole', expression: { source: '__SVC_ID__.spec.ports', references: [{ variable: '__SVC_ID__', path: ['spec', 'ports'] }] } };
+    const expected = {
+      kind: 'whole',
+      expression: { source: '__SVC_ID__.spec.ports', references: [{ variable: '__SVC_ID__', path: ['spec', 'ports'] }] },
+    };
     expect(parseTemplate('{{ __SVC_ID__.spec.ports }}')).toEqual(expected);
     expect(parseTemplate('{{__SVC_ID__.spec.ports}}')).toEqual(expected);
   });
@@ -30,7 +33,9 @@ describe('placeholder syntax', () => {
   it('reads placeholders inside longer text as an interpolation', () => {
     const parsed = parseTemplate('{{ __A_1__.host }}:{{ __A_1__.ports.0 }}');
     expect(parsed.kind).toBe('interpolation');
-    expect(parsed.kind === 'interpolation' && parsed.parts.map((part) => (typeof part === 'string' ? part : part.references[0]!.path.join('.')))).toEqual(['host', ':', 'ports.0']);
+    expect(
+      parsed.kind === 'interpolation' && parsed.parts.map((part) => (typeof part === 'string' ? part : part.references[0]!.path.join('.'))),
+    ).toEqual(['host', ':', 'ports.0']);
   });
 
   it.each([

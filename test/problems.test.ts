@@ -1,7 +1,13 @@
 /** The problems of a request, however many (the first in body order, the rest counted, in linear time), and what bounds an answer and the bytes in flight. */
 import { Ajv } from 'ajv';
 import { describe, expect, it } from 'vitest';
-import { AnswerTooLarge, formatManifest, formatManifestList, KUBERNETES_OBJECT_LIMIT_BYTES, ObjectTooLarge } from '../src/manifest/format.js';
+import {
+  AnswerTooLarge,
+  formatManifest,
+  formatManifestList,
+  KUBERNETES_OBJECT_LIMIT_BYTES,
+  ObjectTooLarge,
+} from '../src/manifest/format.js';
 import { comparePointers, firstInBodyOrder, LISTED_PROBLEMS, renderError } from '../src/request/problems.js';
 import { appendErrorsInPlace } from '../src/schema/append-errors.js';
 import { InflightBytes } from '../src/server/inflight-bytes.js';
@@ -19,10 +25,11 @@ function bySegments(a: string, b: string): number {
 }
 
 const SEGMENTS = ['a', 'ab', 'b', '0', '1', '2', '9', '10', '100', 'a~1b', 'a.b', '', 'é', 'Z'];
-const randomPointer = (random: () => number) => Array.from({ length: Math.floor(random() * 5) }, () => `/${SEGMENTS[Math.floor(random() * SEGMENTS.length)]}`).join('');
+const randomPointer = (random: () => number) =>
+  Array.from({ length: Math.floor(random() * 5) }, () => `/${SEGMENTS[Math.floor(random() * SEGMENTS.length)]}`).join('');
 /** A small deterministic generator, so a failure repeats. */
 function seeded(seed: number): () => number {
-  return () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
 describe('problems in body order', () => {
@@ -52,9 +59,15 @@ describe('problems in body order', () => {
 
 describe('ajv errors appended in place', () => {
   const schema = {
-    definitions: { port: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, name: { $ref: '#/definitions/name' } } }, name: { type: 'string', maxLength: 3 } },
+    definitions: {
+      port: { type: 'object', required: ['port'], properties: { port: { type: 'integer' }, name: { $ref: '#/definitions/name' } } },
+      name: { type: 'string', maxLength: 3 },
+    },
     type: 'object',
-    properties: { ports: { type: 'array', items: { $ref: '#/definitions/port' } }, more: { type: 'array', items: { $ref: '#/definitions/port' } } },
+    properties: {
+      ports: { type: 'array', items: { $ref: '#/definitions/port' } },
+      more: { type: 'array', items: { $ref: '#/definitions/port' } },
+    },
   };
   const value = { ports: [{ port: 'x', name: 'long' }, {}, { port: 1, name: 7 }], more: [{ name: 'longer' }, 3] };
 
@@ -67,7 +80,7 @@ describe('ajv errors appended in place', () => {
     expect(appending.errors!.length).toBeGreaterThan(5);
   });
 
-  it('rewrites every merge of a referenced schema\'s errors', () => {
+  it("rewrites every merge of a referenced schema's errors", () => {
     const code = 'if (!validate1(data)) { vErrors = vErrors === null ? validate1.errors : vErrors.concat(validate1.errors); }';
     expect(appendErrorsInPlace(code)).not.toContain('.concat(');
     expect(appendErrorsInPlace('return true;')).toBe('return true;');
@@ -81,7 +94,9 @@ describe('answers within limits', () => {
   it('writes a List as JSON.stringify would, and YAML documents each after ---', () => {
     const manifests = [manifest('a'), manifest('b', { k: 'v' })];
     expect(formatManifestList(manifests, 'json', limits(1024))).toBe(JSON.stringify({ apiVersion: 'v1', kind: 'List', items: manifests }));
-    expect(formatManifestList(manifests, 'yaml', limits(1024))).toBe(manifests.map((item) => `---\n${formatManifest(item, 'yaml')}`).join(''));
+    expect(formatManifestList(manifests, 'yaml', limits(1024))).toBe(
+      manifests.map((item) => `---\n${formatManifest(item, 'yaml')}`).join(''),
+    );
   });
 
   it('stops at the manifest that takes the answer past its bytes, saying what came before', () => {

@@ -13,7 +13,12 @@ const master: PlanSection = {
   content: { apiVersion: 'v1', kind: 'Widget', metadata: '{{ __W_ID__.metadata }}' },
   required: ['/metadata'],
 };
-const section = (name: string, facets: string[], content: PlanSection['content'], required: string[] = []): PlanSection => ({ name, facets, content, required });
+const section = (name: string, facets: string[], content: PlanSection['content'], required: string[] = []): PlanSection => ({
+  name,
+  facets,
+  content,
+  required,
+});
 const meta = { name: 'w' };
 
 function renderError(run: () => unknown): RenderError {
@@ -28,35 +33,70 @@ function renderError(run: () => unknown): RenderError {
 
 describe('§2 placeholders', () => {
   it('replaces a string that is exactly one placeholder by the value with its JSON type', () => {
-    const p = plan([master, section('all', ['addon:all'], { o: '{{ __W_ID__.o }}', a: '{{ __W_ID__.a }}', n: '{{ __W_ID__.n }}', b: '{{ __W_ID__.b }}', s: '{{ __W_ID__.s }}', z: '{{__W_ID__.z}}' })]);
+    const p = plan([
+      master,
+      section('all', ['addon:all'], {
+        o: '{{ __W_ID__.o }}',
+        a: '{{ __W_ID__.a }}',
+        n: '{{ __W_ID__.n }}',
+        b: '{{ __W_ID__.b }}',
+        s: '{{ __W_ID__.s }}',
+        z: '{{__W_ID__.z}}',
+      }),
+    ]);
     const values = { w: { metadata: meta, o: { k: [1] }, a: [true, 'x'], n: 1.5, b: false, s: 'str', z: null } };
-    expect(p.render({ facets: ['addon:all'], values })).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, o: { k: [1] }, a: [true, 'x'], n: 1.5, b: false, s: 'str', z: null });
+    expect(p.render({ facets: ['addon:all'], values })).toEqual({
+      apiVersion: 'v1',
+      kind: 'Widget',
+      metadata: meta,
+      o: { k: [1] },
+      a: [true, 'x'],
+      n: 1.5,
+      b: false,
+      s: 'str',
+      z: null,
+    });
   });
 
   it('interpolates strings, numbers and booleans inside a longer string', () => {
-    const p = plan([master, section('url', ['addon:url'], { url: 'https://{{ __W_ID__.host }}:{{ __W_ID__.port }}/?tls={{ __W_ID__.tls }}' })]);
-    expect(p.render({ facets: ['addon:url'], values: { w: { metadata: meta, host: 'example.com', port: 443, tls: true } } }).url).toBe('https://example.com:443/?tls=true');
+    const p = plan([
+      master,
+      section('url', ['addon:url'], { url: 'https://{{ __W_ID__.host }}:{{ __W_ID__.port }}/?tls={{ __W_ID__.tls }}' }),
+    ]);
+    expect(p.render({ facets: ['addon:url'], values: { w: { metadata: meta, host: 'example.com', port: 443, tls: true } } }).url).toBe(
+      'https://example.com:443/?tls=true',
+    );
   });
 
   it('refuses to interpolate an object, array or null, pointing at the value', () => {
     const p = plan([master, section('url', ['addon:url'], { url: 'host={{ __W_ID__.host }}' })]);
     for (const host of [{ a: 1 }, [1], null]) {
       const error = renderError(() => p.render({ facets: ['addon:url'], values: { w: { metadata: meta, host } } }));
-      expect(error.problems).toEqual([{ pointer: '/values/w/host', detail: 'must be a string, number or boolean: it is part of the text of /url in the manifest' }]);
+      expect(error.problems).toEqual([
+        { pointer: '/values/w/host', detail: 'must be a string, number or boolean: it is part of the text of /url in the manifest' },
+      ]);
     }
   });
 
   it('takes the first defined alternative of ??', () => {
     const p = plan([master, section('p', ['addon:p'], { provisioner: '{{ __W_ID__.spec.provisioner ?? __W_ID__.provisioner }}' })]);
     expect(p.render({ facets: ['addon:p'], values: { w: { metadata: meta, provisioner: 'flat' } } }).provisioner).toBe('flat');
-    expect(p.render({ facets: ['addon:p'], values: { w: { metadata: meta, spec: { provisioner: 'nested' }, provisioner: 'flat' } } }).provisioner).toBe('nested');
+    expect(
+      p.render({ facets: ['addon:p'], values: { w: { metadata: meta, spec: { provisioner: 'nested' }, provisioner: 'flat' } } })
+        .provisioner,
+    ).toBe('nested');
     // null is a value, so it is defined and wins.
-    expect(p.render({ facets: ['addon:p'], values: { w: { metadata: meta, spec: { provisioner: null }, provisioner: 'flat' } } }).provisioner).toBeNull();
+    expect(
+      p.render({ facets: ['addon:p'], values: { w: { metadata: meta, spec: { provisioner: null }, provisioner: 'flat' } } }).provisioner,
+    ).toBeNull();
   });
 
   it('indexes arrays with a segment of digits', () => {
     const p = plan([master, section('first', ['addon:first'], { first: '{{ __W_ID__.items.0.name }}', second: '{{ __W_ID__.items.1 }}' })]);
-    expect(p.render({ facets: ['addon:first'], values: { w: { metadata: meta, items: [{ name: 'a' }, 'b'] } } })).toMatchObject({ first: 'a', second: 'b' });
+    expect(p.render({ facets: ['addon:first'], values: { w: { metadata: meta, items: [{ name: 'a' }, 'b'] } } })).toMatchObject({
+      first: 'a',
+      second: 'b',
+    });
   });
 
   it('outputs "{{" inside caller values literally, never evaluating it', () => {
@@ -75,7 +115,9 @@ describe('§3 resolving values', () => {
   const p = plan([master]);
 
   it('reads values[globalvars[VAR]]', () => {
-    expect(p.render({ values: { a: { metadata: { name: 'a' } }, b: { metadata: { name: 'b' } } }, globalvars: { __W_ID__: 'b' } }).metadata).toEqual({ name: 'b' });
+    expect(
+      p.render({ values: { a: { metadata: { name: 'a' } }, b: { metadata: { name: 'b' } } }, globalvars: { __W_ID__: 'b' } }).metadata,
+    ).toEqual({ name: 'b' });
   });
 
   it('uses the only entry of values when globalvars has no entry for the variable', () => {
@@ -85,7 +127,12 @@ describe('§3 resolving values', () => {
   it('is an error when globalvars has no entry and values has several', () => {
     const error = renderError(() => p.render({ values: { a: { metadata: meta }, b: { metadata: meta } } }));
     expect(error.status).toBe(422);
-    expect(error.problems).toEqual([{ pointer: '/globalvars', detail: 'has no entry for __W_ID__ and values has 2 entries (a, b): set globalvars.__W_ID__ to the one to use' }]);
+    expect(error.problems).toEqual([
+      {
+        pointer: '/globalvars',
+        detail: 'has no entry for __W_ID__ and values has 2 entries (a, b): set globalvars.__W_ID__ to the one to use',
+      },
+    ]);
   });
 
   it('is an error when globalvars maps the variable to something other than a string, even an object that cannot become one', () => {
@@ -101,7 +148,16 @@ describe('§3 resolving values', () => {
   });
 
   it('reads own properties only: __proto__, constructor and prototype never resolve to anything inherited', () => {
-    const q = plan([master, section('x', ['addon:x'], { a: '{{ __W_ID__.constructor }}', b: '{{ __W_ID__.metadata.__proto__ }}', c: '{{ __W_ID__.items.length }}', d: '{{ __W_ID__.s.length }}', e: '{{ __W_ID__.f.prototype }}' })]);
+    const q = plan([
+      master,
+      section('x', ['addon:x'], {
+        a: '{{ __W_ID__.constructor }}',
+        b: '{{ __W_ID__.metadata.__proto__ }}',
+        c: '{{ __W_ID__.items.length }}',
+        d: '{{ __W_ID__.s.length }}',
+        e: '{{ __W_ID__.f.prototype }}',
+      }),
+    ]);
     const out = q.render({ facets: ['addon:x'], values: { w: { metadata: meta, items: [1, 2], s: 'abc', f: {} } } });
     expect(out).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta });
   });
@@ -134,12 +190,24 @@ describe('§4 facets, merge, missing values', () => {
   it('includes every section sharing a facet with the request', () => {
     expect(p.render({ facets: ['addon:spec'], values }).spec).toEqual({ ports: [80], type: 'T' });
     expect(p.render({ facets: ['addon:ports'], values }).spec).toEqual({ ports: [80] });
-    expect(p.render({ facets: ['addon:type', 'addon:data'], values })).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, spec: { type: 'T' }, data: { a: '1' } });
+    expect(p.render({ facets: ['addon:type', 'addon:data'], values })).toEqual({
+      apiVersion: 'v1',
+      kind: 'Widget',
+      metadata: meta,
+      spec: { type: 'T' },
+      data: { a: '1' },
+    });
   });
 
   it('rejects a facet no section carries, naming the facets that exist', () => {
     const error = renderError(() => p.render({ facets: ['addon:ports', 'addon:prots'], values }));
-    expect(error.problems).toEqual([{ pointer: '/facets/1', detail: '"addon:prots" is not a facet of widget; its facets are addon:data, addon:ports, addon:spec, addon:type, master; did you mean "addon:ports"?' }]);
+    expect(error.problems).toEqual([
+      {
+        pointer: '/facets/1',
+        detail:
+          '"addon:prots" is not a facet of widget; its facets are addon:data, addon:ports, addon:spec, addon:type, master; did you mean "addon:ports"?',
+      },
+    ]);
   });
 
   it('merges master sections first, then the others in file order, with apiVersion, kind and metadata leading', () => {
@@ -152,7 +220,12 @@ describe('§4 facets, merge, missing values', () => {
   });
 
   it('removes a member or array element whose placeholder has no value, and objects left empty', () => {
-    const q = plan([master, section('x', ['addon:x'], { spec: { inner: { a: '{{ __W_ID__.a }}' }, list: ['{{ __W_ID__.b }}', 'kept', '{{ __W_ID__.c }}'], keep: {} } })]);
+    const q = plan([
+      master,
+      section('x', ['addon:x'], {
+        spec: { inner: { a: '{{ __W_ID__.a }}' }, list: ['{{ __W_ID__.b }}', 'kept', '{{ __W_ID__.c }}'], keep: {} },
+      }),
+    ]);
     expect(q.render({ facets: ['addon:x'], values: { w: { metadata: meta, c: 'c' } } }).spec).toEqual({ list: ['kept', 'c'], keep: {} });
     expect(q.render({ facets: ['addon:x'], values: { w: { metadata: meta } } }).spec).toEqual({ list: ['kept'], keep: {} });
   });
@@ -164,7 +237,14 @@ describe('§4 facets, merge, missing values', () => {
 
   it('reports every missing required placeholder of the included sections in one answer', () => {
     const q = plan([
-      { ...master, content: { ...master.content, spec: { names: { plural: '{{ __W_ID__.spec.names.plural }}', kind: '{{ __W_ID__.spec.names.kind }}' } } }, required: ['/metadata', '/spec/names/plural', '/spec/names/kind'] },
+      {
+        ...master,
+        content: {
+          ...master.content,
+          spec: { names: { plural: '{{ __W_ID__.spec.names.plural }}', kind: '{{ __W_ID__.spec.names.kind }}' } },
+        },
+        required: ['/metadata', '/spec/names/plural', '/spec/names/kind'],
+      },
       section('extra', ['addon:extra'], { extra: '{{ __W_ID__.extra ?? __W_ID__.spec.extra }}' }, ['/extra']),
     ]);
     const error = renderError(() => q.render({ facets: ['addon:extra'], values: { w: {} } }));
@@ -175,7 +255,10 @@ describe('§4 facets, merge, missing values', () => {
       { pointer: '/values/w/extra', detail: 'is required (or spec.extra): it fills /extra of the manifest' },
     ]);
     // A required placeholder of a section that is not included is not needed.
-    expect(renderError(() => q.render({ values: { w: { metadata: meta } } })).problems.map((problem) => problem.pointer)).toEqual(['/values/w/spec/names/plural', '/values/w/spec/names/kind']);
+    expect(renderError(() => q.render({ values: { w: { metadata: meta } } })).problems.map((problem) => problem.pointer)).toEqual([
+      '/values/w/spec/names/plural',
+      '/values/w/spec/names/kind',
+    ]);
   });
 
   it('remembers valid facet lists without ever letting an unknown facet through', () => {
@@ -189,7 +272,10 @@ describe('§4 facets, merge, missing values', () => {
   it('renders template text with quotes, backslashes, ${ and line separators literally', () => {
     const odd = 'a"b\\c`${x}`\u2028\u2029</script>';
     const q = plan([master, section('odd', ['addon:odd'], { [odd]: odd, list: [odd, `${odd}{{ __W_ID__.x }}`] })]);
-    expect(q.render({ facets: ['addon:odd'], values: { w: { metadata: meta, x: 1 } } })).toMatchObject({ [odd]: odd, list: [odd, `${odd}1`] });
+    expect(q.render({ facets: ['addon:odd'], values: { w: { metadata: meta, x: 1 } } })).toMatchObject({
+      [odd]: odd,
+      list: [odd, `${odd}1`],
+    });
   });
 
   it('gives byte-identical output for identical requests', () => {

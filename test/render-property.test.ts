@@ -12,11 +12,26 @@ beforeAll(async () => {
   collections = loadBundles(await buildInto(SHIPPED_REPOS)).flatMap((loaded) => [...loaded.collections.values()]);
 }, 60_000);
 
-const hostileKey = fc.constantFrom('__proto__', 'constructor', 'prototype', 'metadata', 'spec', 'name', '0', 'toString', '{{ __SVC_ID__.metadata }}');
+const hostileKey = fc.constantFrom(
+  '__proto__',
+  'constructor',
+  'prototype',
+  'metadata',
+  'spec',
+  'name',
+  '0',
+  'toString',
+  '{{ __SVC_ID__.metadata }}',
+);
 const placeholderText = fc.constantFrom('{{ __SVC_ID__.metadata }}', '{{__CRD_ID__.spec}}', '{{ x', '}} {{', '{{ __A__.b ?? __A__.c }}');
 const leaf = fc.oneof(fc.string(), placeholderText, fc.integer(), fc.double(), fc.boolean(), fc.constant(null));
 const value = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(fc.oneof(fc.string(), hostileKey), tie('node'), { maxKeys: 5 })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('node'), { maxLength: 4 }),
+    fc.dictionary(fc.oneof(fc.string(), hostileKey), tie('node'), { maxKeys: 5 }),
+  ),
 })).node;
 
 function stringsOf(node: unknown, into: Set<string>): Set<string> {
@@ -29,7 +44,8 @@ function stringsOf(node: unknown, into: Set<string>): Set<string> {
 function withStrings(node: unknown, replace: (text: string) => string): unknown {
   if (typeof node === 'string') return replace(node);
   if (Array.isArray(node)) return node.map((item) => withStrings(item, replace));
-  if (node && typeof node === 'object') return Object.fromEntries(Object.entries(node).map(([key, member]) => [key, withStrings(member, replace)]));
+  if (node && typeof node === 'object')
+    return Object.fromEntries(Object.entries(node).map(([key, member]) => [key, withStrings(member, replace)]));
   return node;
 }
 
@@ -39,7 +55,20 @@ describe('rendering arbitrary values', () => {
     fc.assert(
       fc.property(
         fc.nat(),
-        fc.oneof(value, fc.record({ facets: fc.oneof(value, fc.array(fc.oneof(fc.string(), fc.constantFrom('master', 'addon:spec', 'addon:ports'), fc.integer()))), values: value, globalvars: value }, { requiredKeys: [] })),
+        fc.oneof(
+          value,
+          fc.record(
+            {
+              facets: fc.oneof(
+                value,
+                fc.array(fc.oneof(fc.string(), fc.constantFrom('master', 'addon:spec', 'addon:ports'), fc.integer())),
+              ),
+              values: value,
+              globalvars: value,
+            },
+            { requiredKeys: [] },
+          ),
+        ),
         fc.boolean(),
         (pick, body, strict) => {
           const collection = collections[pick % collections.length]!;
@@ -69,7 +98,13 @@ describe('rendering arbitrary values', () => {
         const injected = withStrings(example.request.values, (text) => `${texts[next++ % texts.length]}${text}`);
         try {
           const { manifest } = execute(collection, { ...example.request, values: injected });
-          const allowed = new Set([...stringsOf(injected, new Set()), ...stringsOf(collection.collection.sections.map((s) => s.content), new Set())]);
+          const allowed = new Set([
+            ...stringsOf(injected, new Set()),
+            ...stringsOf(
+              collection.collection.sections.map((s) => s.content),
+              new Set(),
+            ),
+          ]);
           for (const text of stringsOf(manifest, new Set())) expect(allowed.has(text), text).toBe(true);
         } catch (error) {
           // Prefixing a string can break an enum or a format; that is a RenderError, never an evaluation.

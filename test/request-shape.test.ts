@@ -17,9 +17,11 @@ function ajvPointers(schema: object, body: unknown): string[] {
   const validate = ajv.compile(schema);
   validate(body);
   const at = (error: ErrorObject) =>
-    error.keyword === 'required' ? `${error.instancePath}/${String(error.params.missingProperty)}`
-    : error.keyword === 'additionalProperties' ? `${error.instancePath}/${String(error.params.additionalProperty)}`
-    : error.instancePath;
+    error.keyword === 'required'
+      ? `${error.instancePath}/${String(error.params.missingProperty)}`
+      : error.keyword === 'additionalProperties'
+        ? `${error.instancePath}/${String(error.params.additionalProperty)}`
+        : error.instancePath;
   return [...new Set((validate.errors ?? []).map(at))].sort();
 }
 
@@ -35,7 +37,7 @@ const execBodies: unknown[] = [
   { facets: [1, 'master', {}], values: { a: 1, b: {} }, globalvars: { X: 2, Y: 'b' } },
   { values: { web: {} }, globalvars: [] },
   { values: { 'a~/b': 3, c: null } },
-  { values: {}, $description: 'other members are the server\'s to ignore' },
+  { values: {}, $description: "other members are the server's to ignore" },
 ];
 
 const resources: unknown[] = [

@@ -26,24 +26,58 @@ export function generateRepos(dir: string, count: number): string {
     const repositoryDir = path.join(dir, repository);
     if (index % 100 === 0) {
       mkdirSync(repositoryDir, { recursive: true });
-      writeFileSync(path.join(repositoryDir, 'repository.json'), json({ name: repository, vendor: 'facetform', apiVersion: 'v1', release: '1.0.0', description: 'Generated for the scale benchmark.' }));
+      writeFileSync(
+        path.join(repositoryDir, 'repository.json'),
+        json({
+          name: repository,
+          vendor: 'facetform',
+          apiVersion: 'v1',
+          release: '1.0.0',
+          description: 'Generated for the scale benchmark.',
+        }),
+      );
     }
     const name = `service-${String(index).padStart(4, '0')}`;
     const variable = `__S${String(index).padStart(4, '0')}_ID__`;
     const collectionDir = path.join(repositoryDir, name);
     mkdirSync(path.join(collectionDir, 'sections'), { recursive: true });
     mkdirSync(path.join(collectionDir, 'examples'), { recursive: true });
-    writeFileSync(path.join(collectionDir, 'collection.json'), json({ name, variable, kind: 'Service', apiVersion: 'v1', description: `Generated Service ${index}.` }));
+    writeFileSync(
+      path.join(collectionDir, 'collection.json'),
+      json({ name, variable, kind: 'Service', apiVersion: 'v1', description: `Generated Service ${index}.` }),
+    );
     writeFileSync(
       path.join(collectionDir, 'sections', 'core.json'),
-      json({ $description: 'Core.', facets: ['master'], apiVersion: 'v1', kind: 'Service', metadata: `{{ ${variable}.metadata }}`, spec: { selector: `{{ ${variable}.spec.selector }}` } }),
+      json({
+        $description: 'Core.',
+        facets: ['master'],
+        apiVersion: 'v1',
+        kind: 'Service',
+        metadata: `{{ ${variable}.metadata }}`,
+        spec: { selector: `{{ ${variable}.spec.selector }}` },
+      }),
     );
     const spec: Record<string, unknown> = { selector: { app: name } };
     for (const [facet, member, value] of FEATURES) {
-      writeFileSync(path.join(collectionDir, 'sections', `${facet}.json`), json({ $description: `Sets spec.${member}.`, facets: ['addon:spec', `addon:${facet}`], spec: { [member]: `{{ ${variable}.spec.${member} }}` } }));
+      writeFileSync(
+        path.join(collectionDir, 'sections', `${facet}.json`),
+        json({
+          $description: `Sets spec.${member}.`,
+          facets: ['addon:spec', `addon:${facet}`],
+          spec: { [member]: `{{ ${variable}.spec.${member} }}` },
+        }),
+      );
       spec[member] = value;
     }
-    writeFileSync(path.join(collectionDir, 'examples', 'all.json'), json({ $description: 'Every section.', facets: ['addon:spec'], values: { app: { metadata: { name, namespace: 'default' }, spec } }, globalvars: { [variable]: 'app' } }));
+    writeFileSync(
+      path.join(collectionDir, 'examples', 'all.json'),
+      json({
+        $description: 'Every section.',
+        facets: ['addon:spec'],
+        values: { app: { metadata: { name, namespace: 'default' }, spec } },
+        globalvars: { [variable]: 'app' },
+      }),
+    );
   }
   return dir;
 }

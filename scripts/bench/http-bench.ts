@@ -44,7 +44,15 @@ export function allSeeds(): Target[] {
 
 export function startOurs(dist: string, extraEnv: Record<string, string> = {}): Promise<Spawned> {
   // The limiter runs as it always does, with a budget no benchmark reaches.
-  return spawnUntilUrl(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], { BUNDLES_DIR: dist, API_KEYS: BENCH_KEY, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', RATE_LIMIT: '1000000000/s', ...extraEnv });
+  return spawnUntilUrl(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'serve'], {
+    BUNDLES_DIR: dist,
+    API_KEYS: BENCH_KEY,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT: '1000000000/s',
+    ...extraEnv,
+  });
 }
 
 export function startBare(manifest: string): Promise<Spawned> {
@@ -70,10 +78,20 @@ export async function load(url: string, targets: Target[], seconds: number, conn
       },
     ],
   });
-  return { requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, non2xx: result.non2xx, errors: result.errors + result.timeouts, total: result.requests.total, statuses };
+  return {
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    non2xx: result.non2xx,
+    errors: result.errors + result.timeouts,
+    total: result.requests.total,
+    statuses,
+  };
 }
 
-export async function execVersusBare(dist: string, options: { seconds: number; warmupSeconds: number; rounds: number }): Promise<{ ours: LoadFigures; bare: LoadFigures }> {
+export async function execVersusBare(
+  dist: string,
+  options: { seconds: number; warmupSeconds: number; rounds: number },
+): Promise<{ ours: LoadFigures; bare: LoadFigures }> {
   const target = serviceSeed();
   const ours: LoadFigures[] = [];
   const bare: LoadFigures[] = [];
@@ -83,7 +101,13 @@ export async function execVersusBare(dist: string, options: { seconds: number; w
       const server = side === 'ours' ? await startOurs(dist) : await startBare(manifest);
       try {
         if (side === 'ours' && manifest === '') {
-          manifest = await (await fetch(server.url + target.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY }, body: target.body })).text();
+          manifest = await (
+            await fetch(server.url + target.path, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY },
+              body: target.body,
+            })
+          ).text();
         }
         await load(server.url, [target], options.warmupSeconds);
         (side === 'ours' ? ours : bare).push(await load(server.url, [target], options.seconds));
@@ -112,7 +136,11 @@ export async function startup(dist: string, rounds: number): Promise<{ oursMs: n
     const server = await start();
     try {
       for (;;) {
-        const response = await fetch(server.url + target.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY }, body: target.body }).catch(() => undefined);
+        const response = await fetch(server.url + target.path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY },
+          body: target.body,
+        }).catch(() => undefined);
         if (response?.status === 200) return Number(process.hrtime.bigint() - began) / 1e6;
         await sleep(2);
       }
@@ -131,7 +159,11 @@ export async function startup(dist: string, rounds: number): Promise<{ oursMs: n
 }
 
 /** RSS after a warm-up, and after `seconds` at saturation with the seven seed examples mixed. */
-export async function memoryUnderLoad(dist: string, targets: Target[], options: { seconds: number; warmupSeconds: number }): Promise<{ warmRss: number; loadedRss: number; load: LoadFigures }> {
+export async function memoryUnderLoad(
+  dist: string,
+  targets: Target[],
+  options: { seconds: number; warmupSeconds: number },
+): Promise<{ warmRss: number; loadedRss: number; load: LoadFigures }> {
   const server = await startOurs(dist);
   try {
     await load(server.url, targets, options.warmupSeconds);

@@ -15,8 +15,30 @@ import { scaleOne } from './scale-bench.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
 const settings = quick
-  ? { rounds: 3, roundMs: 20, seconds: 1, warmupSeconds: 1, httpRounds: 1, startupRounds: 1, memorySeconds: 1, small: 2, large: 5, scaleLoadSeconds: 1 }
-  : { rounds: 9, roundMs: 300, seconds: 10, warmupSeconds: 5, httpRounds: 2, startupRounds: 7, memorySeconds: 60, small: 50, large: 1000, scaleLoadSeconds: 5 };
+  ? {
+      rounds: 3,
+      roundMs: 20,
+      seconds: 1,
+      warmupSeconds: 1,
+      httpRounds: 1,
+      startupRounds: 1,
+      memorySeconds: 1,
+      small: 2,
+      large: 5,
+      scaleLoadSeconds: 1,
+    }
+  : {
+      rounds: 9,
+      roundMs: 300,
+      seconds: 10,
+      warmupSeconds: 5,
+      httpRounds: 2,
+      startupRounds: 7,
+      memorySeconds: 60,
+      small: 50,
+      large: 1000,
+      scaleLoadSeconds: 5,
+    };
 
 interface Row {
   benchmark: string;
@@ -27,7 +49,14 @@ interface Row {
 }
 
 const rows: Row[] = [];
-const figures: Record<string, unknown> = { date: new Date().toISOString(), cores: cpus().length, cpu: cpus()[0]?.model, node: process.version, quick, settings };
+const figures: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  cores: cpus().length,
+  cpu: cpus()[0]?.model,
+  node: process.version,
+  quick,
+  settings,
+};
 const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const mb = (bytes: number) => `${fixed(bytes / 1024 / 1024, 0)} MB`;
 const log = (text: string) => process.stderr.write(`${text}\n`);
@@ -36,15 +65,35 @@ const work = mkdtempSync(path.join(tmpdir(), 'facetform-bench-'));
 try {
   const dist = path.join(work, 'dist');
   execFileSync(process.execPath, [path.join(ROOT, 'bin/facetform.js'), 'build', '--out', dist], { cwd: ROOT, stdio: 'ignore' });
-  const service = loadBundles(dist).find((loaded) => loaded.bundle.repository.name === 'service-resources')!.collections.get('service')!;
+  const service = loadBundles(dist)
+    .find((loaded) => loaded.bundle.repository.name === 'service-resources')!
+    .collections.get('service')!;
 
   log('render, in process …');
   const render = renderBench(service, settings);
   figures.render = render;
   const ours = render.nsPerRender.facetform!;
-  rows.push({ benchmark: 'render (service seed)', comparedWith: 'json-e', figure: `${fixed(render.nsPerRender['json-e']! / ours)}x faster (${fixed(ours, 0)} ns vs ${fixed(render.nsPerRender['json-e']!, 0)} ns)`, goal: '≥ 50x', met: render.nsPerRender['json-e']! / ours >= 50 });
-  rows.push({ benchmark: '', comparedWith: 'handlebars + JSON.parse', figure: `${fixed(render.nsPerRender.handlebars! / ours)}x faster (${fixed(render.nsPerRender.handlebars!, 0)} ns)`, goal: '≥ 10x', met: render.nsPerRender.handlebars! / ours >= 10 });
-  rows.push({ benchmark: '', comparedWith: 'hand-written floor', figure: `${fixed(ours / render.nsPerRender.floor!)}x the floor (${fixed(render.nsPerRender.floor!, 1)} ns)`, goal: '≤ 20x', met: ours / render.nsPerRender.floor! <= 20 });
+  rows.push({
+    benchmark: 'render (service seed)',
+    comparedWith: 'json-e',
+    figure: `${fixed(render.nsPerRender['json-e']! / ours)}x faster (${fixed(ours, 0)} ns vs ${fixed(render.nsPerRender['json-e']!, 0)} ns)`,
+    goal: '≥ 50x',
+    met: render.nsPerRender['json-e']! / ours >= 50,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'handlebars + JSON.parse',
+    figure: `${fixed(render.nsPerRender.handlebars! / ours)}x faster (${fixed(render.nsPerRender.handlebars!, 0)} ns)`,
+    goal: '≥ 10x',
+    met: render.nsPerRender.handlebars! / ours >= 10,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'hand-written floor',
+    figure: `${fixed(ours / render.nsPerRender.floor!)}x the floor (${fixed(render.nsPerRender.floor!, 1)} ns)`,
+    goal: '≤ 20x',
+    met: ours / render.nsPerRender.floor! <= 20,
+  });
   const validated = render.nsPerValidatedRender;
   rows.push({
     benchmark: 'validate + render + Kubernetes check + JSON',
@@ -63,33 +112,91 @@ try {
   });
 
   log('exec over HTTP against a bare Koa route …');
-  const http = await execVersusBare(dist, { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, rounds: settings.httpRounds });
+  const http = await execVersusBare(dist, {
+    seconds: settings.seconds,
+    warmupSeconds: settings.warmupSeconds,
+    rounds: settings.httpRounds,
+  });
   figures.http = http;
   const rpsRatio = http.ours.requestsPerSecond / http.bare.requestsPerSecond;
   const p99Ratio = http.ours.p99Ms / Math.max(http.bare.p99Ms, 1);
-  rows.push({ benchmark: 'exec over HTTP (50 conn.)', comparedWith: 'bare Koa route', figure: `${fixed(rpsRatio * 100, 0)}% of its req/s (${fixed(http.ours.requestsPerSecond, 0)} vs ${fixed(http.bare.requestsPerSecond, 0)})`, goal: '≥ 90%', met: rpsRatio >= 0.9 });
-  rows.push({ benchmark: '', comparedWith: 'bare Koa route', figure: `p99 ${fixed(p99Ratio, 2)}x (${http.ours.p99Ms} ms vs ${http.bare.p99Ms} ms)`, goal: '≤ 1.5x', met: p99Ratio <= 1.5 });
-  rows.push({ benchmark: '', comparedWith: '', figure: `${http.ours.non2xx} non-2xx, ${http.ours.errors} errors of ${http.ours.total}`, goal: '0 non-2xx', met: http.ours.non2xx === 0 && http.ours.errors === 0 });
+  rows.push({
+    benchmark: 'exec over HTTP (50 conn.)',
+    comparedWith: 'bare Koa route',
+    figure: `${fixed(rpsRatio * 100, 0)}% of its req/s (${fixed(http.ours.requestsPerSecond, 0)} vs ${fixed(http.bare.requestsPerSecond, 0)})`,
+    goal: '≥ 90%',
+    met: rpsRatio >= 0.9,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'bare Koa route',
+    figure: `p99 ${fixed(p99Ratio, 2)}x (${http.ours.p99Ms} ms vs ${http.bare.p99Ms} ms)`,
+    goal: '≤ 1.5x',
+    met: p99Ratio <= 1.5,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: '',
+    figure: `${http.ours.non2xx} non-2xx, ${http.ours.errors} errors of ${http.ours.total}`,
+    goal: '0 non-2xx',
+    met: http.ours.non2xx === 0 && http.ours.errors === 0,
+  });
 
   log('start-up …');
   const start = await startup(dist, settings.startupRounds);
   figures.startup = start;
-  rows.push({ benchmark: 'start-up to first 200', comparedWith: 'bare Koa server', figure: `${fixed(start.oursMs / start.bareMs, 2)}x (${fixed(start.oursMs, 0)} ms vs ${fixed(start.bareMs, 0)} ms)`, goal: '≤ 3x', met: start.oursMs / start.bareMs <= 3 });
+  rows.push({
+    benchmark: 'start-up to first 200',
+    comparedWith: 'bare Koa server',
+    figure: `${fixed(start.oursMs / start.bareMs, 2)}x (${fixed(start.oursMs, 0)} ms vs ${fixed(start.bareMs, 0)} ms)`,
+    goal: '≤ 3x',
+    met: start.oursMs / start.bareMs <= 3,
+  });
 
   log(`scale: ${settings.small} and ${settings.large} collections …`);
   const small = await scaleOne(settings.small, settings.scaleLoadSeconds);
   const large = await scaleOne(settings.large, settings.scaleLoadSeconds);
   figures.scale = { small, large };
   const label = `${settings.large} vs ${settings.small} collections`;
-  rows.push({ benchmark: `scale: ${label}`, comparedWith: 'build time', figure: `${fixed(large.buildMs / small.buildMs)}x (${fixed(large.buildMs / 1000)} s vs ${fixed(small.buildMs / 1000)} s)`, goal: '≤ 25x', met: large.buildMs / small.buildMs <= 25 });
-  rows.push({ benchmark: '', comparedWith: 'bundle load time', figure: `${fixed(large.loadMs / small.loadMs)}x (${fixed(large.loadMs, 0)} ms vs ${fixed(small.loadMs, 0)} ms)`, goal: '≤ 25x', met: large.loadMs / small.loadMs <= 25 });
-  rows.push({ benchmark: '', comparedWith: 'render latency', figure: `${fixed(large.renderNs / small.renderNs, 2)}x (${fixed(large.renderNs, 0)} ns vs ${fixed(small.renderNs, 0)} ns)`, goal: '≤ 1.2x', met: large.renderNs / small.renderNs <= 1.2 });
-  rows.push({ benchmark: '', comparedWith: 'server RSS', figure: mb(large.serverRss), goal: '< 300 MB', met: large.serverRss < 300 * 1024 * 1024 });
+  rows.push({
+    benchmark: `scale: ${label}`,
+    comparedWith: 'build time',
+    figure: `${fixed(large.buildMs / small.buildMs)}x (${fixed(large.buildMs / 1000)} s vs ${fixed(small.buildMs / 1000)} s)`,
+    goal: '≤ 25x',
+    met: large.buildMs / small.buildMs <= 25,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'bundle load time',
+    figure: `${fixed(large.loadMs / small.loadMs)}x (${fixed(large.loadMs, 0)} ms vs ${fixed(small.loadMs, 0)} ms)`,
+    goal: '≤ 25x',
+    met: large.loadMs / small.loadMs <= 25,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'render latency',
+    figure: `${fixed(large.renderNs / small.renderNs, 2)}x (${fixed(large.renderNs, 0)} ns vs ${fixed(small.renderNs, 0)} ns)`,
+    goal: '≤ 1.2x',
+    met: large.renderNs / small.renderNs <= 1.2,
+  });
+  rows.push({
+    benchmark: '',
+    comparedWith: 'server RSS',
+    figure: mb(large.serverRss),
+    goal: '< 300 MB',
+    met: large.serverRss < 300 * 1024 * 1024,
+  });
 
   log(`memory under load: ${settings.memorySeconds} s at saturation …`);
   const memory = await memoryUnderLoad(dist, allSeeds(), { seconds: settings.memorySeconds, warmupSeconds: settings.warmupSeconds });
   figures.memory = memory;
-  rows.push({ benchmark: `memory: ${settings.memorySeconds} s at saturation`, comparedWith: 'RSS after warm-up', figure: `${fixed(memory.loadedRss / memory.warmRss, 3)}x (${mb(memory.loadedRss)} vs ${mb(memory.warmRss)}), ${memory.load.total} requests, ${memory.load.non2xx} non-2xx`, goal: '≤ 1.1x', met: memory.loadedRss / memory.warmRss <= 1.1 && memory.load.non2xx === 0 });
+  rows.push({
+    benchmark: `memory: ${settings.memorySeconds} s at saturation`,
+    comparedWith: 'RSS after warm-up',
+    figure: `${fixed(memory.loadedRss / memory.warmRss, 3)}x (${mb(memory.loadedRss)} vs ${mb(memory.warmRss)}), ${memory.load.total} requests, ${memory.load.non2xx} non-2xx`,
+    goal: '≤ 1.1x',
+    met: memory.loadedRss / memory.warmRss <= 1.1 && memory.load.non2xx === 0,
+  });
 } finally {
   rmSync(work, { recursive: true, force: true });
 }

@@ -29,14 +29,25 @@ export function renderBench(service: LoadedCollection, options: { rounds: number
     apiVersion: 'v1',
     kind: 'Service',
     metadata: { $eval: 'values[globalvars.__SVC_ID__].metadata' },
-    spec: { selector: { $eval: 'values[globalvars.__SVC_ID__].spec.selector' }, ports: { $eval: 'values[globalvars.__SVC_ID__].spec.ports' } },
+    spec: {
+      selector: { $eval: 'values[globalvars.__SVC_ID__].spec.selector' },
+      ports: { $eval: 'values[globalvars.__SVC_ID__].spec.ports' },
+    },
   };
   const handlebars = Handlebars.create();
   handlebars.registerHelper('json', (value: unknown) => new Handlebars.SafeString(JSON.stringify(value)));
-  const handlebarsTemplate = handlebars.compile('{"apiVersion":"v1","kind":"Service","metadata":{{json metadata}},"spec":{"selector":{{json spec.selector}},"ports":{{json spec.ports}} } }', { noEscape: true });
+  const handlebarsTemplate = handlebars.compile(
+    '{"apiVersion":"v1","kind":"Service","metadata":{{json metadata}},"spec":{"selector":{{json spec.selector}},"ports":{{json spec.ports}} } }',
+    { noEscape: true },
+  );
   const floor = (body: SeedRequest) => {
     const input = body.values[body.globalvars.__SVC_ID__!]!;
-    return { apiVersion: 'v1', kind: 'Service', metadata: input.metadata, spec: { selector: input.spec.selector, ports: input.spec.ports } };
+    return {
+      apiVersion: 'v1',
+      kind: 'Service',
+      metadata: input.metadata,
+      spec: { selector: input.spec.selector, ports: input.spec.ports },
+    };
   };
 
   const candidates = [

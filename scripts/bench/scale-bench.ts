@@ -46,7 +46,11 @@ export async function scaleOne(count: number, loadSeconds: number): Promise<Scal
     try {
       const targets = targetsOf(dist, count, 50);
       for (const target of targets) {
-        const response = await fetch(server.url + target.path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY }, body: target.body });
+        const response = await fetch(server.url + target.path, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY },
+          body: target.body,
+        });
         if (response.status !== 200) throw new Error(`${target.path}: ${response.status} ${await response.text()}`);
       }
       await load(server.url, targets, loadSeconds);

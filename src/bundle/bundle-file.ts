@@ -41,4 +41,3 @@ export function readBundleFile(file: string): Bundle {
   }
   return bundle;
 }
-

@@ -36,7 +36,10 @@ export function loadCollection(bundle: Bundle, collection: BundleCollection, bun
     collection,
     plan: new CollectionRenderPlan({ collection: collection.name, variable: collection.variable, sections: collection.sections }),
     validator: new InputValidator(collection.schema),
-    manifestCheck: collection.customResource === undefined ? ManifestCheck.forKind(collection.apiVersion, collection.kind) : ManifestCheck.forCustomResource(collection.kind, collection.customResource),
+    manifestCheck:
+      collection.customResource === undefined
+        ? ManifestCheck.forKind(collection.apiVersion, collection.kind)
+        : ManifestCheck.forCustomResource(collection.kind, collection.customResource),
   };
 }
 
@@ -55,7 +58,8 @@ export function loadBundleFile(file: string): LoadedBundle {
 /** Loads every bundle the index of `distDir` lists. */
 export function loadBundles(distDir: string): LoadedBundle[] {
   const indexFile = path.join(distDir, INDEX_FILE);
-  if (existsSync(distDir) && !statSync(distDir).isDirectory()) throw new BundleLoadError(distDir, 'is not a folder of bundles: name the folder the build writes (dist/)');
+  if (existsSync(distDir) && !statSync(distDir).isDirectory())
+    throw new BundleLoadError(distDir, 'is not a folder of bundles: name the folder the build writes (dist/)');
   if (!existsSync(indexFile)) {
     throw new BundleLoadError(indexFile, 'not found; build the bundles first with `npm run build`');
   }
@@ -66,8 +70,14 @@ export function loadBundles(distDir: string): LoadedBundle[] {
     throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
   }
   const entries = (index as { bundles?: unknown } | null)?.bundles;
-  if (!Array.isArray(entries) || !entries.every((entry) => typeof entry?.path === 'string' && typeof entry?.digest === 'string' && !entry.path.split('/').includes('..'))) {
-    throw new BundleLoadError(indexFile, 'is not a facetform index: it needs a bundles list of { path, digest } inside dist/; rebuild it with `npm run build`');
+  if (
+    !Array.isArray(entries) ||
+    !entries.every((entry) => typeof entry?.path === 'string' && typeof entry?.digest === 'string' && !entry.path.split('/').includes('..'))
+  ) {
+    throw new BundleLoadError(
+      indexFile,
+      'is not a facetform index: it needs a bundles list of { path, digest } inside dist/; rebuild it with `npm run build`',
+    );
   }
   return (entries as DistIndex['bundles']).map((entry) => {
     const loaded = loadBundleFile(path.join(distDir, entry.path));

@@ -30,7 +30,8 @@ export class BundleRegistry {
     }
     for (const repositories of this.tree.values())
       for (const versions of repositories.values())
-        for (const list of versions.values()) list.sort((a, b) => compareReleases(b.bundle.repository.release, a.bundle.repository.release));
+        for (const list of versions.values())
+          list.sort((a, b) => compareReleases(b.bundle.repository.release, a.bundle.repository.release));
   }
 
   vendors(): string[] {

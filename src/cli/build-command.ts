@@ -41,6 +41,8 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
     const { name, apiVersion, release } = bundle.repository;
     io.out(`${name} ${apiVersion} ${release}: ${bundle.collections.length} collections, ${bundle.digest.slice(0, 19)}…\n`);
   }
-  io.out(`built ${bundles.length} bundles, ${collections} collections into ${path.resolve(values.out!)} in ${Math.round(performance.now() - started)} ms\n`);
+  io.out(
+    `built ${bundles.length} bundles, ${collections} collections into ${path.resolve(values.out!)} in ${Math.round(performance.now() - started)} ms\n`,
+  );
   return 0;
 }

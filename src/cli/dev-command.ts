@@ -50,14 +50,16 @@ function readDevConfig(env: NodeJS.ProcessEnv, port: string | undefined): Server
 }
 
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
-const lintLines = (messages: LintMessage[]) => messages.flatMap((m) => [`${m.file}:${m.line}:${m.column} ${m.severity} ${m.message}`, ...(m.hint ? [`    hint: ${m.hint}`] : [])]);
+const lintLines = (messages: LintMessage[]) =>
+  messages.flatMap((m) => [`${m.file}:${m.line}:${m.column} ${m.severity} ${m.message}`, ...(m.hint ? [`    hint: ${m.hint}`] : [])]);
 const clock = (date: Date | undefined) => (date === undefined ? '' : date.toTimeString().slice(0, 8));
 
 export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, port: { type: 'string' } });
   const reposDir = values.repos!;
   reposFolder(reposDir, 'name it with --repos DIR');
-  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port)) throw new CliError(`--port "${values.port}" is not a port number (0 picks a free one)`);
+  if (values.port !== undefined && !/^\d{1,5}$/.test(values.port))
+    throw new CliError(`--port "${values.port}" is not a port number (0 picks a free one)`);
   const config = readDevConfig(env, values.port);
   const shown = shownFolder(reposDir);
   const say = (text: string) => io.err(`facetform dev: ${text}\n`);
@@ -89,7 +91,9 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
       stale: repository.errors > 0,
       collections: repository.shapes,
     }));
-    const digests = new Set([...builder.state.values()].flatMap((repository) => (repository.served === undefined ? [] : [repository.served.bundle.digest])));
+    const digests = new Set(
+      [...builder.state.values()].flatMap((repository) => (repository.served === undefined ? [] : [repository.served.bundle.digest])),
+    );
     preview.publish({ generation, repositories }, digests);
   };
 
@@ -97,10 +101,14 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
   let pending: Changes | undefined;
   let busy = true;
   let running: RunningServer | undefined;
-  const watcher = watchRepositories(reposDir, (changes) => {
-    pending = mergeChanges(pending, changes);
-    if (!busy) void drain();
-  }, { onError: (error) => say(`watching ${shown} failed (${error.message}); restart dev to watch again`) });
+  const watcher = watchRepositories(
+    reposDir,
+    (changes) => {
+      pending = mergeChanges(pending, changes);
+      if (!busy) void drain();
+    },
+    { onError: (error) => say(`watching ${shown} failed (${error.message}); restart dev to watch again`) },
+  );
 
   /** What a rebuild says: errors in full, warnings as they appear, and one line per repository. */
   const report = (result: RebuildResult, servedMs: number | undefined, compileMs: number) => {
@@ -117,7 +125,9 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
             : `rebuilt ${compiled.name} ${release} in ${Math.round(servedMs)} ms from the save to serving it (compile ${Math.round(compileMs)} ms; ${counts})`,
         );
       } else if (compiled.errors > 0 && repository.served !== undefined) {
-        say(`${compiled.name}: ${counts}; its last good preview (compiled at ${clock(repository.servedAt)}) keeps serving until they are fixed`);
+        say(
+          `${compiled.name}: ${counts}; its last good preview (compiled at ${clock(repository.servedAt)}) keeps serving until they are fixed`,
+        );
       } else {
         say(`${compiled.name}: ${counts}; nothing of it is served until they are fixed`);
       }
@@ -167,8 +177,16 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
 
   const logSink = createLogSink();
   // Request lines would drown the lint messages: LOG_LEVEL=info shows them (JSON on stdout, as serve).
-  const logger = pino({ level: env.LOG_LEVEL === undefined ? 'warn' : config.logLevel, base: { service: 'facetform', mode: 'dev', pid: process.pid } }, logSink);
-  const state = createState(builder.registry(), keys, logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits, openRoutes: config.openRoutes });
+  const logger = pino(
+    { level: env.LOG_LEVEL === undefined ? 'warn' : config.logLevel, base: { service: 'facetform', mode: 'dev', pid: process.pid } },
+    logSink,
+  );
+  const state = createState(builder.registry(), keys, logger, {
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
+    limits: config.limits,
+    openRoutes: config.openRoutes,
+  });
   state.preview = preview;
   // The console's EventSource cannot send X-APIKEY; the events say names and counts, nothing else.
   state.openPaths = new Set([...state.openPaths, EVENTS_PATH]);
@@ -204,7 +222,9 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
     `previewing ${served.length} ${served.length === 1 ? 'repository' : 'repositories'} (${plural(collections, 'collection')}) of ${shown} on ${running.url} ` +
       `as unreleased (X-Facetform-Preview, release +dev); saves are rebuilt and served at once, nothing is written: \`facetform build\` makes releases`,
   );
-  say(keyless ? `no API key needed on ${config.host}; the console is at ${running.url}/` : `send X-APIKEY; the console is at ${running.url}/`);
+  say(
+    keyless ? `no API key needed on ${config.host}; the console is at ${running.url}/` : `send X-APIKEY; the console is at ${running.url}/`,
+  );
   busy = false;
   if (pending !== undefined) void drain();
 

@@ -37,7 +37,10 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
   if (index === undefined) throw new CliError(`${dist}/index.json not found: diff compares with the releases a build wrote there`);
 
   // Names are checked before the (slow) compile: those dist/ has, and those repos/ is adding.
-  const known = new Set([...index.bundles.map((entry) => entry.repository), ...(options.to === undefined && existsSync(options.repos!) ? readdirSync(options.repos!) : [])]);
+  const known = new Set([
+    ...index.bundles.map((entry) => entry.repository),
+    ...(options.to === undefined && existsSync(options.repos!) ? readdirSync(options.repos!) : []),
+  ]);
   const unknown = positionals.find((name) => !known.has(name));
   if (unknown !== undefined) throw new CliError(`no repository "${unknown}"; there are ${[...known].sort().join(', ')}`);
   const tree = options.to === undefined ? await workingTree(options.repos!, io) : undefined;
@@ -55,12 +58,15 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
       io.err(`${name} ${apiVersion} ${release}: no earlier release in ${dist} to compare with\n`);
       continue;
     }
-    if (!released.includes(from)) throw new CliError(`${name} ${apiVersion} has no release ${from} in ${dist}; it has ${released.join(', ') || 'none'}`);
-    if (compareReleases(from, release) >= 0) throw new CliError(`${name}: --from ${from} is not a release before ${release}, the one compared with it`);
+    if (!released.includes(from))
+      throw new CliError(`${name} ${apiVersion} has no release ${from} in ${dist}; it has ${released.join(', ') || 'none'}`);
+    if (compareReleases(from, release) >= 0)
+      throw new CliError(`${name}: --from ${from} is not a release before ${release}, the one compared with it`);
     const previous = readBundle(bundleFileOf(dist, name, apiVersion, from));
     const comparison = compareRendered(previous, target);
     // The working tree is judged as the build would judge it; a built release was judged when it was built.
-    const verdict = tree === undefined ? undefined : judgeRelease(previous, target, tree.kubernetesInputs.get(target), renderedChanges(comparison));
+    const verdict =
+      tree === undefined ? undefined : judgeRelease(previous, target, tree.kubernetesInputs.get(target), renderedChanges(comparison));
     results.push({ comparison, verdict });
     if (options.format === 'text') io.out(formatComparison(comparison) + (verdict === undefined ? '' : formatVerdict(verdict, comparison)));
   }
@@ -71,7 +77,9 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
 
 /** The repositories as they are now, compiled in memory: what the next build would release; null after lint errors. */
 async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, 'bundles' | 'kubernetesInputs'> | null> {
-  const { report, bundles, kubernetesInputs } = await compileRepositories(reposFolder(repos, 'give the repositories with --repos DIR, or compare built releases with --to RELEASE'));
+  const { report, bundles, kubernetesInputs } = await compileRepositories(
+    reposFolder(repos, 'give the repositories with --repos DIR, or compare built releases with --to RELEASE'),
+  );
   if (report.errorCount === 0) return { bundles, kubernetesInputs };
   io.err(report.format());
   io.err('diff needs repositories without lint errors: fix the errors above\n');
@@ -80,11 +88,15 @@ async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, '
 
 /** Every repository's built release `release` (of `apiVersion`, which must be given where several API versions have it). */
 function builtReleases(dist: string, release: string, apiVersion: string | undefined): Bundle[] {
-  const entries = (readIndex(dist)?.bundles ?? []).filter((entry) => entry.release === release && (apiVersion === undefined || entry.apiVersion === apiVersion));
-  if (entries.length === 0) throw new CliError(`no repository in ${dist} has a release ${release}${apiVersion === undefined ? '' : ` of ${apiVersion}`}`);
+  const entries = (readIndex(dist)?.bundles ?? []).filter(
+    (entry) => entry.release === release && (apiVersion === undefined || entry.apiVersion === apiVersion),
+  );
+  if (entries.length === 0)
+    throw new CliError(`no repository in ${dist} has a release ${release}${apiVersion === undefined ? '' : ` of ${apiVersion}`}`);
   const repositories = entries.map((entry) => entry.repository);
   const ambiguous = repositories.find((name, index) => repositories.indexOf(name) !== index);
-  if (ambiguous !== undefined) throw new CliError(`${ambiguous} has a release ${release} in several API versions: say which with --api-version`);
+  if (ambiguous !== undefined)
+    throw new CliError(`${ambiguous} has a release ${release} in several API versions: say which with --api-version`);
   return entries.map((entry) => readBundle(bundleFileOf(dist, entry.repository, entry.apiVersion, entry.release)));
 }
 

@@ -70,7 +70,9 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     } catch (error) {
       // lint and build use the development dependencies (the TypeScript compiler, kubernetes-models, …).
       if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
-        throw new CliError(`${command} needs the development dependencies, which are not installed: run npm install without --omit=dev (${(error as Error).message.split('\n')[0]})`);
+        throw new CliError(
+          `${command} needs the development dependencies, which are not installed: run npm install without --omit=dev (${(error as Error).message.split('\n')[0]})`,
+        );
       }
       throw error;
     }

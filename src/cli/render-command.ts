@@ -80,14 +80,27 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   };
 
   if (options.batch !== undefined) {
-    if (positionals.length > 0 || options.values !== undefined || options.request !== undefined) throw new CliError('--batch FILE holds the whole request: give no <repository>/<collection>, --values or --request with it');
+    if (positionals.length > 0 || options.values !== undefined || options.request !== undefined)
+      throw new CliError('--batch FILE holds the whole request: give no <repository>/<collection>, --values or --request with it');
     const body = await readData(options.batch, io, 'batch');
     loadRegistry();
     const find: FindCollection = (resource, pointer) => {
       const vendor = vendorOf(resource.repository);
-      if (vendor === undefined) return { pointer: `${pointer}/repository`, detail: `no repository "${resource.repository}"; known: ${registry.repositoryNames().join(', ')}` };
-      const lookup = registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
-      return 'found' in lookup ? lookup.found : { pointer: `${pointer}/${lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ')}` };
+      if (vendor === undefined)
+        return {
+          pointer: `${pointer}/repository`,
+          detail: `no repository "${resource.repository}"; known: ${registry.repositoryNames().join(', ')}`,
+        };
+      const lookup = registry.lookup(
+        vendor,
+        resource.repository,
+        resource.apiVersion ?? DEFAULT_API_VERSION,
+        resource.collection,
+        resource.release,
+      );
+      return 'found' in lookup
+        ? lookup.found
+        : { pointer: `${pointer}/${lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ')}` };
     };
     try {
       const result = executeBatch(find, body, { strict: options.strict, maxResources: Number.MAX_SAFE_INTEGER });
@@ -95,7 +108,11 @@ export async function runRender(args: string[], io: Io): Promise<number> {
       if (oversized.length > 0) throw new RenderError('Object too large for Kubernetes', oversized);
       for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
       for (const id of result.unusedValues) io.err(`warning: values entry ${id} is not read by any resource\n`);
-      io.out(format === 'json' ? JSON.stringify(JSON.parse(formatManifestList(result.manifests, 'json')), null, 2) + '\n' : formatManifestList(result.manifests, 'yaml'));
+      io.out(
+        format === 'json'
+          ? JSON.stringify(JSON.parse(formatManifestList(result.manifests, 'json')), null, 2) + '\n'
+          : formatManifestList(result.manifests, 'yaml'),
+      );
       return 0;
     } catch (error) {
       return fail(error);
@@ -103,7 +120,8 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   }
 
   const target = positionals[0];
-  if (positionals.length !== 1 || !/^[^/]+\/[^/]+$/.test(target ?? '')) throw new CliError('name one <repository>/<collection>, e.g. service-resources/service, or give --batch FILE');
+  if (positionals.length !== 1 || !/^[^/]+\/[^/]+$/.test(target ?? ''))
+    throw new CliError('name one <repository>/<collection>, e.g. service-resources/service, or give --batch FILE');
   if ((options.values === undefined) === (options.request === undefined)) throw new CliError('give either --values FILE or --request FILE');
 
   let body: Record<string, unknown>;
@@ -115,7 +133,11 @@ export async function runRender(args: string[], io: Io): Promise<number> {
     body = { values: await readData(options.values!, io, 'values') };
     if (options.globalvars !== undefined) body.globalvars = await readData(options.globalvars, io, 'globalvars');
   }
-  if (options.facets !== undefined) body.facets = options.facets.split(',').map((facet) => facet.trim()).filter(Boolean);
+  if (options.facets !== undefined)
+    body.facets = options.facets
+      .split(',')
+      .map((facet) => facet.trim())
+      .filter(Boolean);
 
   loadRegistry();
   const [repository, collectionName] = target!.split('/') as [string, string];
@@ -128,7 +150,10 @@ export async function runRender(args: string[], io: Io): Promise<number> {
 
   try {
     const result = execute(lookup.found, body, { strict: options.strict });
-    const oversized = oversizedObjects([result.manifest]).map(({ detail }) => ({ pointer: toPointer(['values', result.valuesId]), detail }));
+    const oversized = oversizedObjects([result.manifest]).map(({ detail }) => ({
+      pointer: toPointer(['values', result.valuesId]),
+      detail,
+    }));
     if (oversized.length > 0) throw new RenderError('Object too large for Kubernetes', oversized);
     for (const pointer of result.unknownMembers) io.err(`warning: unknown field ${pointer}\n`);
     io.out(formatManifest(result.manifest, format, { pretty: true }));

@@ -8,7 +8,15 @@ import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, onCapacity, receiveKey, reportStartFailure, runPrimary } from '../server/cluster.js';
+import {
+  announceListening,
+  isWorker,
+  KEY_FROM_PRIMARY_ENV,
+  onCapacity,
+  receiveKey,
+  reportStartFailure,
+  runPrimary,
+} from '../server/cluster.js';
 import { scrapeFromPrimary, shareWorkerMetrics } from '../server/cluster-metrics.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { createLogSink } from '../server/log-sink.js';
@@ -83,7 +91,12 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
   // Batched, bounded, and never blocking nor crashing: a stuck or full stdout costs log lines, not answers.
   const logSink = createLogSink();
   const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, logSink);
-  const state = createState(registry, loadKeys(config, key), logger, { rateLimit: config.rateLimit, redisUrl: config.redisUrl, limits: config.limits, openRoutes: config.openRoutes });
+  const state = createState(registry, loadKeys(config, key), logger, {
+    rateLimit: config.rateLimit,
+    redisUrl: config.redisUrl,
+    limits: config.limits,
+    openRoutes: config.openRoutes,
+  });
   let running: RunningServer;
   try {
     running = await startServer(state, config.port, config.host, config.timeouts);
@@ -97,7 +110,11 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
   process.on('SIGHUP', () => {
     logger.info('SIGHUP: reloading API keys and bundles');
     try {
-      reload(state, { distDir, apiKeysFile: config.apiKeysFile, plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])] });
+      reload(state, {
+        distDir,
+        apiKeysFile: config.apiKeysFile,
+        plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])],
+      });
     } catch (error) {
       logger.error({ err: error }, 'reload failed; the server goes on with what it had');
     }

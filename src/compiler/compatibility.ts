@@ -21,7 +21,13 @@ export interface Change {
 
 const LEVELS: ChangeLevel[] = ['patch', 'minor', 'breaking'];
 
-function compareSections(collection: string, before: BundleSection[], after: BundleSection[], facetsBefore: string[], changes: Change[]): void {
+function compareSections(
+  collection: string,
+  before: BundleSection[],
+  after: BundleSection[],
+  facetsBefore: string[],
+  changes: Change[],
+): void {
   // A required placeholder reached by a facet callers already send would make their requests fail.
   const requiredFor = (section: BundleSection, facets: string[]) => {
     const existing = facets.filter((facet) => facetsBefore.includes(facet));
@@ -36,7 +42,8 @@ function compareSections(collection: string, before: BundleSection[], after: Bun
       continue;
     }
     for (const facet of section.facets) {
-      if (!now.facets.includes(facet)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} no longer answers to facet ${facet}` });
+      if (!now.facets.includes(facet))
+        changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} no longer answers to facet ${facet}` });
     }
     for (const facet of now.facets) {
       if (section.facets.includes(facet)) continue;
@@ -49,17 +56,23 @@ function compareSections(collection: string, before: BundleSection[], after: Bun
       });
     }
     for (const pointer of now.required) {
-      if (!section.required.includes(pointer)) changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} now requires a value for ${pointer}` });
+      if (!section.required.includes(pointer))
+        changes.push({ level: 'breaking', text: `section ${section.name} of ${collection} now requires a value for ${pointer}` });
     }
-    if (JSON.stringify(section.content) !== JSON.stringify(now.content)) changes.push({ level: 'minor', text: `changes what section ${section.name} of ${collection} renders` });
-    if (section.description !== now.description) changes.push({ level: 'patch', text: `changes the description of section ${section.name} of ${collection}` });
+    if (JSON.stringify(section.content) !== JSON.stringify(now.content))
+      changes.push({ level: 'minor', text: `changes what section ${section.name} of ${collection} renders` });
+    if (section.description !== now.description)
+      changes.push({ level: 'patch', text: `changes the description of section ${section.name} of ${collection}` });
   }
   for (const section of after) {
     if (previous.has(section.name)) continue;
     const existing = requiredFor(section, section.facets);
     changes.push(
       existing.length > 0
-        ? { level: 'breaking', text: `adds section ${section.name} to ${collection} under existing facet ${existing.join(', ')}, requiring ${section.required.join(', ')}: requests with that facet would have to send it` }
+        ? {
+            level: 'breaking',
+            text: `adds section ${section.name} to ${collection} under existing facet ${existing.join(', ')}, requiring ${section.required.join(', ')}: requests with that facet would have to send it`,
+          }
         : { level: 'minor', text: `adds section ${section.name} to ${collection}` },
     );
   }
@@ -76,10 +89,13 @@ export type KubernetesInputs = ReadonlyMap<string, Schema>;
 function compareCollection(before: BundleCollection, after: BundleCollection, changes: Change[], kubernetesInput?: Schema): void {
   const name = before.name;
   for (const member of ['kind', 'apiVersion', 'variable'] as const) {
-    if (before[member] !== after[member]) changes.push({ level: 'breaking', text: `changes the ${member} of ${name} from ${before[member]} to ${after[member]}` });
+    if (before[member] !== after[member])
+      changes.push({ level: 'breaking', text: `changes the ${member} of ${name} from ${before[member]} to ${after[member]}` });
   }
-  for (const facet of before.facets) if (!after.facets.includes(facet)) changes.push({ level: 'breaking', text: `removes facet ${facet} from ${name}` });
-  for (const facet of after.facets) if (!before.facets.includes(facet)) changes.push({ level: 'minor', text: `adds facet ${facet} to ${name}` });
+  for (const facet of before.facets)
+    if (!after.facets.includes(facet)) changes.push({ level: 'breaking', text: `removes facet ${facet} from ${name}` });
+  for (const facet of after.facets)
+    if (!before.facets.includes(facet)) changes.push({ level: 'minor', text: `adds facet ${facet} to ${name}` });
   compareSections(name, before.sections, after.sections, before.facets, changes);
 
   const pathsBefore = inputPaths(before.schema);
@@ -94,7 +110,10 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
     const comparison = compareLeaf(schema, now);
     const kubernetes = kubernetesPaths?.get(path);
     if (comparison === 'changed' && kubernetes !== undefined && compareLeaf({ ...schema, ...kubernetes }, now) !== 'changed') {
-      changes.push({ level: 'patch', text: `input ${path} of ${name} takes Kubernetes' own constraints, which the API server applied already` });
+      changes.push({
+        level: 'patch',
+        text: `input ${path} of ${name} takes Kubernetes' own constraints, which the API server applied already`,
+      });
       continue;
     }
     if (comparison === 'changed') changes.push({ level: 'breaking', text: `narrows or changes the type of input ${path} of ${name}` });
@@ -103,7 +122,8 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
   const requiredBefore = requiredPaths(before.schema);
   const requiredAfter = requiredPaths(after.schema);
   for (const path of pathsAfter.keys()) {
-    if (!pathsBefore.has(path) && !requiredAfter.has(path)) changes.push({ level: 'minor', text: `adds optional input ${path} to ${name}` });
+    if (!pathsBefore.has(path) && !requiredAfter.has(path))
+      changes.push({ level: 'minor', text: `adds optional input ${path} to ${name}` });
   }
   for (const path of requiredAfter) {
     if (!requiredBefore.has(path)) changes.push({ level: 'breaking', text: `requires a new input ${path} of ${name}` });
@@ -112,15 +132,23 @@ function compareCollection(before: BundleCollection, after: BundleCollection, ch
   // Kubernetes' own types change only with the Kubernetes types the build reads (kubernetes-models).
   const definitionsBefore = isPlainObject(before.schema.definitions) ? before.schema.definitions : {};
   const definitionsAfter = isPlainObject(after.schema.definitions) ? after.schema.definitions : {};
-  const changedTypes = Object.keys(definitionsBefore).filter((type) => Object.hasOwn(definitionsAfter, type) && !acceptsSame(definitionsBefore[type], definitionsAfter[type]));
-  if (changedTypes.length > 0) changes.push({ level: 'patch', text: `takes the Kubernetes types ${changedTypes.join(', ')} of ${name} as kubernetes-models now gives them` });
+  const changedTypes = Object.keys(definitionsBefore).filter(
+    (type) => Object.hasOwn(definitionsAfter, type) && !acceptsSame(definitionsBefore[type], definitionsAfter[type]),
+  );
+  if (changedTypes.length > 0)
+    changes.push({
+      level: 'patch',
+      text: `takes the Kubernetes types ${changedTypes.join(', ')} of ${name} as kubernetes-models now gives them`,
+    });
   if (before.description !== after.description) changes.push({ level: 'patch', text: `changes the description of ${name}` });
-  if (JSON.stringify(before.examples) !== JSON.stringify(after.examples)) changes.push({ level: 'patch', text: `changes the examples of ${name}` });
+  if (JSON.stringify(before.examples) !== JSON.stringify(after.examples))
+    changes.push({ level: 'patch', text: `changes the examples of ${name}` });
 }
 
 export function compareBundles(before: Bundle, after: Bundle, kubernetesInputs?: KubernetesInputs): Change[] {
   const changes: Change[] = [];
-  if (before.repository.vendor !== after.repository.vendor) changes.push({ level: 'breaking', text: `changes the vendor from ${before.repository.vendor} to ${after.repository.vendor}` });
+  if (before.repository.vendor !== after.repository.vendor)
+    changes.push({ level: 'breaking', text: `changes the vendor from ${before.repository.vendor} to ${after.repository.vendor}` });
   const next = new Map(after.collections.map((collection) => [collection.name, collection]));
   for (const collection of before.collections) {
     const now = next.get(collection.name);
@@ -128,13 +156,18 @@ export function compareBundles(before: Bundle, after: Bundle, kubernetesInputs?:
     else compareCollection(collection, now, changes, kubernetesInputs?.get(collection.name));
   }
   const previous = new Set(before.collections.map((collection) => collection.name));
-  for (const collection of after.collections) if (!previous.has(collection.name)) changes.push({ level: 'minor', text: `adds collection ${collection.name}` });
-  if (before.repository.description !== after.repository.description) changes.push({ level: 'patch', text: 'changes the description of the repository' });
+  for (const collection of after.collections)
+    if (!previous.has(collection.name)) changes.push({ level: 'minor', text: `adds collection ${collection.name}` });
+  if (before.repository.description !== after.repository.description)
+    changes.push({ level: 'patch', text: 'changes the description of the repository' });
   return changes;
 }
 
 export function highestLevel(changes: Change[]): ChangeLevel | undefined {
-  return changes.reduce<ChangeLevel | undefined>((highest, change) => (highest === undefined || LEVELS.indexOf(change.level) > LEVELS.indexOf(highest) ? change.level : highest), undefined);
+  return changes.reduce<ChangeLevel | undefined>(
+    (highest, change) => (highest === undefined || LEVELS.indexOf(change.level) > LEVELS.indexOf(highest) ? change.level : highest),
+    undefined,
+  );
 }
 
 export interface Verdict {
@@ -163,7 +196,15 @@ export function judgeRelease(before: Bundle, after: Bundle, kubernetesInputs?: K
     };
   }
   if (level !== undefined && compareReleases(release, nextRelease(previous, level)) < 0) {
-    return { ok: false, changes, message: `${name}: ${listed(level).join('; ')}: release as ${nextRelease(previous, level)} (after ${previous}), not ${release}` };
+    return {
+      ok: false,
+      changes,
+      message: `${name}: ${listed(level).join('; ')}: release as ${nextRelease(previous, level)} (after ${previous}), not ${release}`,
+    };
   }
-  return { ok: true, changes, message: `${name} ${apiVersion} ${release} after ${previous}: ${changes.length === 0 ? 'no changes' : changes.map((change) => change.text).join('; ')}` };
+  return {
+    ok: true,
+    changes,
+    message: `${name} ${apiVersion} ${release} after ${previous}: ${changes.length === 0 ? 'no changes' : changes.map((change) => change.text).join('; ')}`,
+  };
 }

@@ -109,7 +109,12 @@ function compiledValidator(model: CollectionModel, schema: Schema, report: LintR
     validator.compile();
     return validator;
   } catch (error) {
-    report.error(model.source.file, [], `the generated input schema does not compile: ${(error as Error).message}`, 'check the $values refinements of this collection');
+    report.error(
+      model.source.file,
+      [],
+      `the generated input schema does not compile: ${(error as Error).message}`,
+      'check the $values refinements of this collection',
+    );
     return undefined;
   }
 }

@@ -37,19 +37,30 @@ function checkExample({ name, file }: NamedFile, executable: Executable, rendere
     return [];
   }
   const { $description, ...request } = file.value as JsonObject;
-  if ($description !== undefined && typeof $description !== 'string') report.error(file, ['$description'], '"$description" must be a string', 'one sentence saying what the example shows');
+  if ($description !== undefined && typeof $description !== 'string')
+    report.error(file, ['$description'], '"$description" must be a string', 'one sentence saying what the example shows');
   try {
     // As the server runs it: the manifest is checked against the kind's own schema too.
     const result = execute(executable, request);
     for (const pointer of result.unknownMembers) {
-      report.warning(file, fromPointer(pointer), `unknown field ${pointer}: no placeholder reads it`, 'remove it, or add a section whose placeholder reads it');
+      report.warning(
+        file,
+        fromPointer(pointer),
+        `unknown field ${pointer}: no placeholder reads it`,
+        'remove it, or add a section whose placeholder reads it',
+      );
     }
     executable.plan.renderedSections(request as unknown as RenderRequest).forEach((index) => rendered.add(index));
     return [{ name, description: ($description as string | undefined) ?? '', request, manifest: result.manifest }];
   } catch (error) {
     if (!(error instanceof RenderError)) throw error;
     for (const problem of error.problems) {
-      report.error(file, fromPointer(problem.pointer), `example does not render: ${problem.pointer || '/'} ${problem.detail}`, 'fix the example values, or the section it names');
+      report.error(
+        file,
+        fromPointer(problem.pointer),
+        `example does not render: ${problem.pointer || '/'} ${problem.detail}`,
+        'fix the example values, or the section it names',
+      );
     }
     return [];
   }

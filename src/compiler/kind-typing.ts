@@ -26,12 +26,24 @@ export class KindTypes {
 
   typing(apiVersion: string, kind: string, crds: CrdCatalog<SourceFile>): KindTyping {
     const builtInCheck = ManifestCheck.forKind(apiVersion, kind);
-    if (builtInCheck !== undefined) return { by: 'kubernetes', kindSchema: this.kube.kindSchema(apiVersion, kind), manifestCheck: builtInCheck };
+    if (builtInCheck !== undefined)
+      return { by: 'kubernetes', kindSchema: this.kube.kindSchema(apiVersion, kind), manifestCheck: builtInCheck };
     const found = crds.find(apiVersion, kind);
     if (found === undefined) return { by: 'nothing' };
     const kindSchema = crdKindSchema(found.crd, found.version, this.metadata());
-    const customResource: CustomResourceSchema = { crd: found.crd.name, version: found.version.name, definitions: kindSchema.definitions, openAPIV3Schema: found.version.schema };
-    return { by: 'crd', crdFile: found.source, kindSchema, manifestCheck: ManifestCheck.forCustomResource(kind, customResource), customResource };
+    const customResource: CustomResourceSchema = {
+      crd: found.crd.name,
+      version: found.version.name,
+      definitions: kindSchema.definitions,
+      openAPIV3Schema: found.version.schema,
+    };
+    return {
+      by: 'crd',
+      crdFile: found.source,
+      kindSchema,
+      manifestCheck: ManifestCheck.forCustomResource(kind, customResource),
+      customResource,
+    };
   }
 
   /** ObjectMeta from a kind generated anyway, else generated once (a few seconds). */

@@ -49,7 +49,11 @@ const ANNOTATIONS = new Set(['description', 'title', 'examples', 'default', '$co
 function accepted(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(accepted);
   if (!isPlainObject(schema)) return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([key]) => !ANNOTATIONS.has(key)).map(([key, value]) => [key, accepted(value)]));
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([key]) => !ANNOTATIONS.has(key))
+      .map(([key, value]) => [key, accepted(value)]),
+  );
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

@@ -16,7 +16,17 @@ import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
 import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
-import { BUNDLE_FILE, bundleFileOf, INDEX_FILE, INDEX_FORMAT, readIndex, releasesInDist, SCHEMAS_DIR, type DistIndex, type IndexEntry } from '../bundle/dist-layout.js';
+import {
+  BUNDLE_FILE,
+  bundleFileOf,
+  INDEX_FILE,
+  INDEX_FORMAT,
+  readIndex,
+  releasesInDist,
+  SCHEMAS_DIR,
+  type DistIndex,
+  type IndexEntry,
+} from '../bundle/dist-layout.js';
 import { compareReleases, nextRelease } from '../release/release.js';
 import { editorSchemaFiles } from '../schema/editor-schemas.js';
 import { judgeRelease, type KubernetesInputs } from './compatibility.js';
@@ -80,7 +90,9 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
 /** The release of the same repository and API version that `bundle` follows, if dist/ has one. */
 function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
   const { name, apiVersion, release } = bundle.repository;
-  const earlier = releasesInDist(outDir, name, apiVersion).filter((entry) => compareReleases(entry, release) < 0).at(-1);
+  const earlier = releasesInDist(outDir, name, apiVersion)
+    .filter((entry) => compareReleases(entry, release) < 0)
+    .at(-1);
   return earlier === undefined ? undefined : readBundleFile(bundleFileOf(outDir, name, apiVersion, earlier));
 }
 
@@ -157,7 +169,10 @@ export async function writeDist(
     bundles: built.map(({ entry }) => ({ ...entry, date: dates.get(`${entry.path}\u0000${entry.digest}`) ?? today() })),
   };
   writeIfChanged(path.join(outDir, INDEX_FILE), json(index));
-  writeEditorSchemas(outDir, built.map(({ bundle }) => bundle));
+  writeEditorSchemas(
+    outDir,
+    built.map(({ bundle }) => bundle),
+  );
   return { index, notes };
 }
 
@@ -185,7 +200,13 @@ function writeEditorSchemas(outDir: string, bundles: Bundle[]): void {
 /** Every bundle under dist/, in a stable order, with its index entry (the caller dates it). */
 function scanBundles(outDir: string): Array<{ entry: IndexEntry; bundle: Bundle }> {
   const found: Array<{ entry: IndexEntry; bundle: Bundle }> = [];
-  const dirs = (dir: string) => (existsSync(dir) ? readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name).sort() : []);
+  const dirs = (dir: string) =>
+    existsSync(dir)
+      ? readdirSync(dir, { withFileTypes: true })
+          .filter((e) => e.isDirectory())
+          .map((e) => e.name)
+          .sort()
+      : [];
   for (const repository of dirs(outDir).filter((name) => name !== SCHEMAS_DIR)) {
     for (const apiVersion of dirs(path.join(outDir, repository))) {
       for (const release of releasesInDist(outDir, repository, apiVersion)) {

@@ -22,7 +22,8 @@ export async function loadRepositories(): Promise<void> {
     repositories.replaceChildren();
     for (const vendor of vendors) {
       for (const repository of (await apiJson<RepositoryList>(vendor.href)).repositories) {
-        for (const version of repository.apiVersions) repositories.append(option(version.href, `${repository.name} ${version.apiVersion} (${version.latest})`));
+        for (const version of repository.apiVersions)
+          repositories.append(option(version.href, `${repository.name} ${version.apiVersion} (${version.latest})`));
       }
     }
     repositories.disabled = repositories.options.length === 0;
@@ -46,7 +47,8 @@ export async function loadCollections(preferred = 'service'): Promise<void> {
 }
 
 /** Failures while choosing are said where the collections are chosen. */
-export const reportLoadError = (error: unknown): void => void ($('pick-hint').textContent = failureText(error, 'Could not load the collection: '));
+export const reportLoadError = (error: unknown): void =>
+  void ($('pick-hint').textContent = failureText(error, 'Could not load the collection: '));
 
 export async function loadCollection(): Promise<void> {
   const href = select('collection').value;
@@ -64,7 +66,11 @@ export async function loadCollection(): Promise<void> {
   });
 
   const examples = select('example');
-  examples.replaceChildren(...collection.examples.map((example, index) => option(String(index), example.description ? `${example.name}: ${example.description}` : example.name)));
+  examples.replaceChildren(
+    ...collection.examples.map((example, index) =>
+      option(String(index), example.description ? `${example.name}: ${example.description}` : example.name),
+    ),
+  );
   examples.disabled = collection.examples.length === 0;
   const seed = collection.examples.findIndex((example) => example.name === 'seed');
   examples.value = String(Math.max(seed, 0));

@@ -24,11 +24,19 @@ function show(note: string, status: PreviewStatus): void {
     banner.setAttribute('role', 'status');
     banner.setAttribute('aria-live', 'polite');
     // The console's CSP allows no inline style attributes; properties set from script are fine.
-    Object.assign(banner.style, { padding: '0.5rem 1rem', background: '#fff4d6', borderBottom: '1px solid #e0c36b', color: '#5c4300', fontSize: '0.9rem' });
+    Object.assign(banner.style, {
+      padding: '0.5rem 1rem',
+      background: '#fff4d6',
+      borderBottom: '1px solid #e0c36b',
+      color: '#5c4300',
+      fontSize: '0.9rem',
+    });
     document.body.prepend(banner);
   }
   const failing = status.repositories.filter((repository) => repository.errors > 0);
-  const lines = [`Preview: the ${note}, served by facetform dev. Not a release: facetform build makes releases. It refreshes on every save.`];
+  const lines = [
+    `Preview: the ${note}, served by facetform dev. Not a release: facetform build makes releases. It refreshes on every save.`,
+  ];
   for (const repository of failing) {
     const errors = `${repository.errors} lint error${repository.errors === 1 ? '' : 's'}`;
     lines.push(
@@ -37,7 +45,9 @@ function show(note: string, status: PreviewStatus): void {
         : `${repository.name}: ${errors}; the last good preview (${repository.release}) is shown (see the terminal).`,
     );
   }
-  banner.replaceChildren(...lines.map((line, index) => Object.assign(document.createElement(index === 0 ? 'strong' : 'div'), { textContent: line })));
+  banner.replaceChildren(
+    ...lines.map((line, index) => Object.assign(document.createElement(index === 0 ? 'strong' : 'div'), { textContent: line })),
+  );
   banner.dataset.generation = `${status.session}/${status.generation}`;
   banner.dataset.failing = String(failing.length);
 }
@@ -50,8 +60,10 @@ function shownCollection(): { repository: string; collection: string } | undefin
 }
 
 type Shown = NonNullable<ReturnType<typeof shownCollection>>;
-const shapeOf = (status: PreviewStatus, shown: Shown) => status.repositories.find((repository) => repository.name === shown.repository)?.collections[shown.collection];
-const namesOf = (status: PreviewStatus) => JSON.stringify(status.repositories.map((repository) => [repository.name, Object.keys(repository.collections).sort()]));
+const shapeOf = (status: PreviewStatus, shown: Shown) =>
+  status.repositories.find((repository) => repository.name === shown.repository)?.collections[shown.collection];
+const namesOf = (status: PreviewStatus) =>
+  JSON.stringify(status.repositories.map((repository) => [repository.name, Object.keys(repository.collections).sort()]));
 
 function refresh(before: PreviewStatus, after: PreviewStatus): void {
   if (!window.dispatchEvent(new CustomEvent('facetform:preview-rebuilt', { cancelable: true, detail: after }))) return;
@@ -71,7 +83,8 @@ function refresh(before: PreviewStatus, after: PreviewStatus): void {
 function fillKey(status: PreviewStatus): void {
   const form = $('key-form');
   const input = $('api-key');
-  if (!status.keyless || !(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || sessionStorage.getItem(KEY_STORAGE)) return;
+  if (!status.keyless || !(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || sessionStorage.getItem(KEY_STORAGE))
+    return;
   input.value = 'no-key-needed';
   form.requestSubmit();
 }

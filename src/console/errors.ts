@@ -52,7 +52,12 @@ export function showError(pointer: string, detail: string): void {
     general.hidden = false;
     return;
   }
-  const message = el('p', { className: 'field-error', id: `error-${Math.random().toString(36).slice(2)}`, dataset: { dynamic: 'true' }, textContent: missing ? `${missing}: ${detail}` : detail });
+  const message = el('p', {
+    className: 'field-error',
+    id: `error-${Math.random().toString(36).slice(2)}`,
+    dataset: { dynamic: 'true' },
+    textContent: missing ? `${missing}: ${detail}` : detail,
+  });
   if (target.tagName === 'FIELDSET') {
     target.append(message);
     if (!target.dataset.errorId) target.dataset.describedBy = target.getAttribute('aria-describedby') ?? '';

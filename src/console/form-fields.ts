@@ -130,9 +130,12 @@ export function selectEditor(c: FormBuild, field: Field, segments: string[], lab
   const choices = field.kind === 'enum' ? field.values : [true, false];
   const control = el('select');
   if (!options.inArray) control.append(el('option', { value: '', textContent: options.required ? '— choose —' : '(not set)' }));
-  choices.forEach((choice, index) => control.append(el('option', { value: String(index), textContent: typeof choice === 'string' ? choice : JSON.stringify(choice) })));
+  choices.forEach((choice, index) =>
+    control.append(el('option', { value: String(index), textContent: typeof choice === 'string' ? choice : JSON.stringify(choice) })),
+  );
   const current = choices.findIndex((choice) => JSON.stringify(choice) === JSON.stringify(value));
-  if (value !== undefined && current === -1) control.append(el('option', { value: 'other', textContent: `${JSON.stringify(value)} (not one of the choices)` }));
+  if (value !== undefined && current === -1)
+    control.append(el('option', { value: 'other', textContent: `${JSON.stringify(value)} (not one of the choices)` }));
   control.value = value === undefined ? '' : current === -1 ? 'other' : String(current);
   control.addEventListener('change', () => {
     if (control.value === 'other') return;
@@ -147,7 +150,11 @@ export function jsonEditor(c: FormBuild, field: Field, segments: string[], label
   const value = getAt(c.values, segments);
   const structured = value !== null && typeof value === 'object';
   const control = structured
-    ? el('textarea', { rows: Math.min(8, JSON.stringify(value, null, 2).split('\n').length), spellcheck: false, value: JSON.stringify(value, null, 2) })
+    ? el('textarea', {
+        rows: Math.min(8, JSON.stringify(value, null, 2).split('\n').length),
+        spellcheck: false,
+        value: JSON.stringify(value, null, 2),
+      })
     : el('input', { type: 'text', spellcheck: false, placeholder: 'JSON', value: asText(value) });
   control.addEventListener('input', () => {
     const text = control.value;
@@ -183,7 +190,8 @@ export function untyped(
   if (node !== null && typeof node === 'object') {
     const set = el('fieldset', { dataset: { pointer: pointerOf(segments) } }, el('legend', { textContent: label }));
     if (note) set.append(el('p', { className: 'help', textContent: note }));
-    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node)) untyped(c, child, [...segments, String(key)], String(key), set);
+    for (const [key, child] of Array.isArray(node) ? node.entries() : Object.entries(node))
+      untyped(c, child, [...segments, String(key)], String(key), set);
     container.append(set);
     return;
   }

@@ -68,7 +68,9 @@ export function buildValuesForm(container: HTMLElement, context: FormContext): v
   }
   if (c.unread.length > 0) {
     const paths = c.unread.map((segments) => segments.slice(1).join('.'));
-    container.append(el('p', { className: 'hint' }, `Kept in values but read by no selected facet (edit as JSON to change): ${paths.join(', ')}`));
+    container.append(
+      el('p', { className: 'hint' }, `Kept in values but read by no selected facet (edit as JSON to change): ${paths.join(', ')}`),
+    );
   }
 }
 
@@ -115,8 +117,12 @@ function objectEditor(c: FormBuild, field: Compound<'object' | 'map'>, segments:
   const required = field.kind === 'object' ? field.required : new Set<string>();
   const set = fieldsetFor(c, field, segments, label, options);
   const known = field.kind === 'object' ? Object.keys(field.properties) : [];
-  const wanted = (name: string) => required.has(name) || below?.has(name) || (below === undefined && (name in present || c.shown.has(pointerOf([...segments, name]))));
-  const names = [...known.filter(wanted), ...[...(below?.keys() ?? []), ...Object.keys(present)].filter((name) => !known.includes(name) && wanted(name))];
+  const wanted = (name: string) =>
+    required.has(name) || below?.has(name) || (below === undefined && (name in present || c.shown.has(pointerOf([...segments, name]))));
+  const names = [
+    ...known.filter(wanted),
+    ...[...(below?.keys() ?? []), ...Object.keys(present)].filter((name) => !known.includes(name) && wanted(name)),
+  ];
   for (const name of [...new Set(names)]) {
     const schema = childSchema(field, name);
     const path = [...segments, name];
@@ -126,7 +132,9 @@ function objectEditor(c: FormBuild, field: Compound<'object' | 'map'>, segments:
     }
     const child = fieldOf(schema, c.schema!);
     // Below an input, a map's entries and the optional members that hold an object, list or any JSON can be removed (a text is emptied instead).
-    const removable = below === undefined && (field.kind === 'map' || (!required.has(name) && name in present && ['object', 'map', 'array', 'json'].includes(child.kind)));
+    const removable =
+      below === undefined &&
+      (field.kind === 'map' || (!required.has(name) && name in present && ['object', 'map', 'array', 'json'].includes(child.kind)));
     editField(c, child, path, name, { container: set, required: required.has(name), tree: below?.get(name) ?? undefined, removable });
   }
   if (below !== undefined) {
@@ -141,7 +149,9 @@ function objectEditor(c: FormBuild, field: Compound<'object' | 'map'>, segments:
 function addMember(c: FormBuild, field: Compound<'object'>, segments: string[], label: string, absent: string[], set: HTMLElement): void {
   if (absent.length === 0) return;
   const id = c.id('add');
-  const choices = absent.map((name) => el('option', { value: name, textContent: name, title: fieldOf(field.properties[name], c.schema!).description }));
+  const choices = absent.map((name) =>
+    el('option', { value: name, textContent: name, title: fieldOf(field.properties[name], c.schema!).description }),
+  );
   const select = el('select', { id }, el('option', { value: '', textContent: 'choose a member…' }), ...choices);
   const button = el('button', { type: 'button', textContent: 'Add', attrs: { 'aria-label': `Add the chosen member to ${label}` } });
   button.addEventListener('click', () => {
@@ -190,9 +200,18 @@ function arrayEditor(c: FormBuild, field: Compound<'array'>, segments: string[],
   items.forEach((_, index) => {
     const path = [...segments, String(index)];
     const structured = ['object', 'map', 'array'].includes(item.kind);
-    editField(c, structured || index === 0 ? item : { ...item, description: '' }, path, structured ? `${label}[${index}]` : `[${index}]`, { container: set, inArray: true, removable: true });
+    editField(c, structured || index === 0 ? item : { ...item, description: '' }, path, structured ? `${label}[${index}]` : `[${index}]`, {
+      container: set,
+      inArray: true,
+      removable: true,
+    });
   });
-  const button = el('button', { type: 'button', className: 'add-item', textContent: 'Add item', attrs: { 'aria-label': `Add an item to ${label}` } });
+  const button = el('button', {
+    type: 'button',
+    className: 'add-item',
+    textContent: 'Add item',
+    attrs: { 'aria-label': `Add an item to ${label}` },
+  });
   button.addEventListener('click', () => {
     const path = [...segments, String(items.length)];
     const empty = emptyValue(item);

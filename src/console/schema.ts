@@ -49,7 +49,8 @@ function merge(a: Schema, b: Schema): Schema {
   const merged: Schema = { ...b, ...a };
   if (a.properties && b.properties) {
     const properties: Record<string, Schema> = { ...b.properties };
-    for (const [name, schema] of Object.entries(a.properties)) properties[name] = name in b.properties ? { allOf: [schema, b.properties[name]!] } : schema;
+    for (const [name, schema] of Object.entries(a.properties))
+      properties[name] = name in b.properties ? { allOf: [schema, b.properties[name]!] } : schema;
     merged.properties = properties;
   }
   if (a.required || b.required) merged.required = [...new Set([...(a.required ?? []), ...(b.required ?? [])])];
@@ -67,7 +68,8 @@ export function resolve(schema: unknown, root: Schema, depth = 0): Schema {
   return resolved;
 }
 
-const typesOf = (node: Schema): string[] => (Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type]).filter((type) => type !== 'null');
+const typesOf = (node: Schema): string[] =>
+  (Array.isArray(node.type) ? node.type : node.type === undefined ? [] : [node.type]).filter((type) => type !== 'null');
 const isScalars = (types: string[]) => types.every((type) => SCALARS.includes(type));
 
 /**
@@ -84,7 +86,9 @@ export function fieldOf(schema: unknown, root: Schema): Field {
   const field = { node, description: node.description ?? '' };
   const values = node.enum?.filter((value) => value !== null);
   if (values?.length) return { ...field, kind: 'enum', values };
-  const variants = (node.anyOf ?? node.oneOf ?? []).map((variant) => resolve(variant, root)).filter((variant) => !(variant.type === 'null' && !variant.enum));
+  const variants = (node.anyOf ?? node.oneOf ?? [])
+    .map((variant) => resolve(variant, root))
+    .filter((variant) => !(variant.type === 'null' && !variant.enum));
   if (typesOf(node).length === 0 && variants.length > 0) {
     if (variants.length === 1) return { ...fieldOf(variants[0], root), description: field.description || (variants[0]!.description ?? '') };
     if (variants.every((variant) => !variant.enum && typesOf(variant).length > 0 && isScalars(typesOf(variant)))) {
@@ -94,14 +98,18 @@ export function fieldOf(schema: unknown, root: Schema): Field {
     }
     return { ...field, kind: 'json' };
   }
-  if (node['x-kubernetes-int-or-string']) return { ...field, kind: 'text', accepts: new Set(['integer', 'string']), format: 'int-or-string' };
+  if (node['x-kubernetes-int-or-string'])
+    return { ...field, kind: 'text', accepts: new Set(['integer', 'string']), format: 'int-or-string' };
   const types = typesOf(node);
-  if (types.length > 1) return isScalars(types) ? { ...field, kind: 'text', accepts: new Set(types), format: node.format } : { ...field, kind: 'json' };
+  if (types.length > 1)
+    return isScalars(types) ? { ...field, kind: 'text', accepts: new Set(types), format: node.format } : { ...field, kind: 'json' };
   const type = types[0] ?? (node.properties ? 'object' : node.items ? 'array' : undefined);
-  const additional = node.additionalProperties !== null && typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
+  const additional =
+    node.additionalProperties !== null && typeof node.additionalProperties === 'object' ? node.additionalProperties : undefined;
   switch (type) {
     case 'object':
-      if (node.properties) return { ...field, kind: 'object', properties: node.properties, required: new Set(node.required ?? []), additional };
+      if (node.properties)
+        return { ...field, kind: 'object', properties: node.properties, required: new Set(node.required ?? []), additional };
       return additional ? { ...field, kind: 'map', additional } : { ...field, kind: 'json' };
     case 'array':
       return { ...field, kind: 'array', items: node.items ?? {} };
@@ -145,7 +153,8 @@ export function textHint(field: TextField): string {
 export function parseText(text: string, field: TextField): JsonValue {
   const trimmed = text.trim();
   if (field.accepts.has('integer') && /^-?\d+$/.test(trimmed) && Number.isSafeInteger(Number(trimmed))) return Number(trimmed);
-  if (field.accepts.has('number') && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) && Number.isFinite(Number(trimmed))) return Number(trimmed);
+  if (field.accepts.has('number') && /^-?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(trimmed) && Number.isFinite(Number(trimmed)))
+    return Number(trimmed);
   if (field.accepts.has('boolean') && (trimmed === 'true' || trimmed === 'false')) return trimmed === 'true';
   return text;
 }

@@ -42,7 +42,13 @@ export function buildGlobalvars(): void {
   const names = [...new Set([...(variable ? [variable] : []), ...Object.keys(state.globalvars)])];
   for (const name of names) {
     const id = `globalvar-${name}`;
-    const input = el('input', { type: 'text', id, value: state.globalvars[name] ?? '', placeholder: 'key of values', dataset: { pointer: toPointer(['globalvars', name]) } });
+    const input = el('input', {
+      type: 'text',
+      id,
+      value: state.globalvars[name] ?? '',
+      placeholder: 'key of values',
+      dataset: { pointer: toPointer(['globalvars', name]) },
+    });
     input.addEventListener('input', () => {
       if (input.value === '') delete state.globalvars[name];
       else state.globalvars[name] = input.value;

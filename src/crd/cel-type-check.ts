@@ -133,10 +133,13 @@ export function analyse(root: Expr, schema: Node): Analysis {
     return undefined;
   };
 
-  walk(root, new Map([
-    ['self', schema],
-    ['oldSelf', schema],
-  ]));
+  walk(
+    root,
+    new Map([
+      ['self', schema],
+      ['oldSelf', schema],
+    ]),
+  );
   return found;
 }
 

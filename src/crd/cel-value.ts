@@ -13,7 +13,29 @@ import { isPlainObject } from '../util/json.js';
 
 type Node = Record<string, unknown>;
 
-const RESERVED = new Set(['true', 'false', 'null', 'in', 'as', 'break', 'const', 'continue', 'else', 'for', 'function', 'if', 'import', 'let', 'loop', 'package', 'namespace', 'return', 'var', 'void', 'while']);
+const RESERVED = new Set([
+  'true',
+  'false',
+  'null',
+  'in',
+  'as',
+  'break',
+  'const',
+  'continue',
+  'else',
+  'for',
+  'function',
+  'if',
+  'import',
+  'let',
+  'loop',
+  'package',
+  'namespace',
+  'return',
+  'var',
+  'void',
+  'while',
+]);
 
 /** A member name as CEL rules write it (Kubernetes' escaping), or undefined when rules cannot name it. */
 export function celName(name: string): string | undefined {
@@ -178,7 +200,18 @@ function timestamp(value: string): CelInput | undefined {
   return create(TimestampSchema, { seconds: BigInt(milliseconds / 1000), nanos: Number(fraction.padEnd(9, '0')) }) as unknown as CelInput;
 }
 
-const DURATION_UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 60e9, h: 3600e9, d: 86400e9, w: 604800e9 };
+const DURATION_UNITS: Record<string, number> = {
+  ns: 1,
+  us: 1e3,
+  µs: 1e3,
+  μs: 1e3,
+  ms: 1e6,
+  s: 1e9,
+  m: 60e9,
+  h: 3600e9,
+  d: 86400e9,
+  w: 604800e9,
+};
 
 /** Go's time.ParseDuration ("1h30m", "1.5s", "-300ms"), and the days and weeks of OpenAPI's strfmt ("3d"). */
 function duration(value: string): CelInput | undefined {

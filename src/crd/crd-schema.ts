@@ -18,7 +18,14 @@ type Node = Record<string, unknown>;
  * uuid, duration, cidr, mac …) follow Go rules ajv's formats do not, and are left to the API server,
  * as are the formats it ignores.
  */
-const STRING_FORMATS: Record<string, string> = { byte: 'byte', 'date-time': 'date-time', datetime: 'date-time', date: 'date', ipv4: 'ipv4', ipv6: 'ipv6' };
+const STRING_FORMATS: Record<string, string> = {
+  byte: 'byte',
+  'date-time': 'date-time',
+  datetime: 'date-time',
+  date: 'date',
+  ipv4: 'ipv4',
+  ipv6: 'ipv6',
+};
 
 /** Annotations kept for readers of the schema (OpenAPI, discovery); validators ignore them. */
 const KEPT_EXTENSIONS = [
@@ -42,8 +49,16 @@ export function crdKindSchema(crd: Crd, version: CrdVersion, objectMeta: Record<
   const properties = (isPlainObject(root.properties) ? root.properties : {}) as Record<string, Schema>;
   const definitions: Record<string, Schema> = { ...meta.definitions };
 
-  properties.apiVersion = { ...describedBy(properties.apiVersion, 'APIVersion defines the versioned schema of this representation of an object.'), type: 'string', const: apiVersion };
-  properties.kind = { ...describedBy(properties.kind, 'Kind is a string value representing the REST resource this object represents.'), type: 'string', const: kind };
+  properties.apiVersion = {
+    ...describedBy(properties.apiVersion, 'APIVersion defines the versioned schema of this representation of an object.'),
+    type: 'string',
+    const: apiVersion,
+  };
+  properties.kind = {
+    ...describedBy(properties.kind, 'Kind is a string value representing the REST resource this object represents.'),
+    type: 'string',
+    const: kind,
+  };
   const restricted = metadataRestrictions(version.schema);
   if (restricted === undefined) {
     properties.metadata = { $ref: metaRef, ...describedBy(properties.metadata, "Standard object's metadata.") };
@@ -52,11 +67,15 @@ export function crdKindSchema(crd: Crd, version: CrdVersion, objectMeta: Record<
     const name = `${kind}${OBJECT_META}`;
     const base = definitions[meta.names[OBJECT_META] ?? OBJECT_META]!;
     const baseProperties = (base.properties ?? {}) as Record<string, Schema>;
-    const merged = Object.fromEntries(Object.entries(restricted).map(([member, schema]) => [member, { ...baseProperties[member], ...schema, type: 'string' } as Schema]));
+    const merged = Object.fromEntries(
+      Object.entries(restricted).map(([member, schema]) => [member, { ...baseProperties[member], ...schema, type: 'string' } as Schema]),
+    );
     definitions[name] = { ...base, properties: { ...baseProperties, ...merged } } as Schema;
     properties.metadata = { $ref: `#/definitions/${name}`, ...describedBy(properties.metadata, "Standard object's metadata.") };
   }
-  const required = Array.isArray(root.required) ? (root.required as string[]).filter((member) => member !== 'apiVersion' && member !== 'kind') : [];
+  const required = Array.isArray(root.required)
+    ? (root.required as string[]).filter((member) => member !== 'apiVersion' && member !== 'kind')
+    : [];
   definitions[kind] = { ...root, type: 'object', properties, required: ['apiVersion', 'kind', ...required] } as Schema;
   return { kind, apiVersion, definitions };
 }
@@ -81,7 +100,10 @@ function convert(node: Node, metaRef: string): Schema {
   if (Array.isArray(node.enum)) out.enum = nullable && !node.enum.includes(null) ? [...node.enum, null] : node.enum;
 
   // Numbers: OpenAPI 3.0's boolean exclusiveMinimum/Maximum become draft-07's numeric bounds.
-  for (const [bound, exclusive] of [['minimum', 'exclusiveMinimum'], ['maximum', 'exclusiveMaximum']] as const) {
+  for (const [bound, exclusive] of [
+    ['minimum', 'exclusiveMinimum'],
+    ['maximum', 'exclusiveMaximum'],
+  ] as const) {
     if (typeof node[bound] !== 'number') continue;
     if (node[exclusive] === true) out[exclusive] = node[bound];
     else out[bound] = node[bound];
@@ -126,7 +148,8 @@ function convert(node: Node, metaRef: string): Schema {
     if (!Array.isArray(branches)) continue;
     let parts = branches.filter(isPlainObject);
     if (junctor === 'anyOf' && JSON.stringify(parts) === INT_OR_STRING_ANY_OF) continue;
-    if (junctor === 'allOf' && isPlainObject(parts[0]) && JSON.stringify(parts[0].anyOf) === INT_OR_STRING_ANY_OF) parts = [{ ...parts[0], anyOf: undefined }, ...parts.slice(1)];
+    if (junctor === 'allOf' && isPlainObject(parts[0]) && JSON.stringify(parts[0].anyOf) === INT_OR_STRING_ANY_OF)
+      parts = [{ ...parts[0], anyOf: undefined }, ...parts.slice(1)];
     const converted = parts.map((part) => convert(part, metaRef)).filter((part) => Object.keys(part).length > 0);
     if (converted.length > 0) junctions[junctor] = converted;
   }
@@ -142,7 +165,9 @@ function convert(node: Node, metaRef: string): Schema {
 function metadataRestrictions(root: Node): Record<string, Schema> | undefined {
   const metadata = isPlainObject(root.properties) ? root.properties.metadata : undefined;
   const properties = isPlainObject(metadata) && isPlainObject(metadata.properties) ? metadata.properties : {};
-  const found = Object.entries(properties).filter(([name, schema]) => (name === 'name' || name === 'generateName') && isPlainObject(schema));
+  const found = Object.entries(properties).filter(
+    ([name, schema]) => (name === 'name' || name === 'generateName') && isPlainObject(schema),
+  );
   if (found.length === 0) return undefined;
   return Object.fromEntries(found.map(([name, schema]) => [name, convert(schema as Node, '')]));
 }
@@ -162,14 +187,27 @@ function compilesInJavaScript(pattern: string): boolean {
 }
 
 /** ObjectMeta's definitions, renamed where one is named like the kind (a kind called `Time`). */
-function withoutCollision(objectMeta: Record<string, Schema>, kind: string): { definitions: Record<string, Schema>; names: Record<string, string> } {
+function withoutCollision(
+  objectMeta: Record<string, Schema>,
+  kind: string,
+): { definitions: Record<string, Schema>; names: Record<string, string> } {
   const taken = (name: string) => name === kind || name === `${kind}${OBJECT_META}`;
   if (!Object.keys(objectMeta).some(taken)) return { definitions: objectMeta, names: {} };
   const names = Object.fromEntries(Object.keys(objectMeta).map((name) => [name, `io.k8s.meta.${name}`]));
   const rename = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(rename);
     if (!isPlainObject(value)) return value;
-    return Object.fromEntries(Object.entries(value).map(([key, member]) => [key, key === '$ref' && typeof member === 'string' ? `#/definitions/${names[member.replace('#/definitions/', '')] ?? member.replace('#/definitions/', '')}` : rename(member)]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, member]) => [
+        key,
+        key === '$ref' && typeof member === 'string'
+          ? `#/definitions/${names[member.replace('#/definitions/', '')] ?? member.replace('#/definitions/', '')}`
+          : rename(member),
+      ]),
+    );
   };
-  return { definitions: Object.fromEntries(Object.entries(objectMeta).map(([name, schema]) => [names[name]!, rename(schema) as Schema])), names };
+  return {
+    definitions: Object.fromEntries(Object.entries(objectMeta).map(([name, schema]) => [names[name]!, rename(schema) as Schema])),
+    names,
+  };
 }

@@ -64,7 +64,9 @@ export function readCrd(value: unknown): CrdReading {
     add(
       [value.apiVersion !== CRD_API_VERSION ? 'apiVersion' : 'kind'],
       `not a ${CRD_API_VERSION} ${CRD_KIND}: apiVersion ${JSON.stringify(value.apiVersion)}, kind ${JSON.stringify(value.kind)}`,
-      old ? 'apiextensions.k8s.io/v1beta1 left Kubernetes in 1.22: convert the file to v1 (one schema per version)' : `only ${CRD_KIND} manifests belong among the CRDs`,
+      old
+        ? 'apiextensions.k8s.io/v1beta1 left Kubernetes in 1.22: convert the file to v1 (one schema per version)'
+        : `only ${CRD_KIND} manifests belong among the CRDs`,
     );
     return { crd: undefined, problems };
   }
@@ -83,25 +85,65 @@ export function readCrd(value: unknown): CrdReading {
   const plural = typeof names.plural === 'string' ? names.plural : undefined;
 
   if (group !== undefined && (!DNS_SUBDOMAIN.test(group) || !group.includes('.'))) {
-    add(['spec', 'group'], `group ${JSON.stringify(group)} must be a DNS subdomain with at least one dot`, 'use a domain your team owns, e.g. "platform.example.com"');
+    add(
+      ['spec', 'group'],
+      `group ${JSON.stringify(group)} must be a DNS subdomain with at least one dot`,
+      'use a domain your team owns, e.g. "platform.example.com"',
+    );
   }
-  if (kind !== undefined && !KIND.test(kind)) add(['spec', 'names', 'kind'], `kind ${JSON.stringify(kind)} must start with an upper-case letter and hold only letters and digits`, 'name the kind in UpperCamelCase, e.g. "Widget"');
-  if (plural !== undefined && !DNS_LABEL.test(plural)) add(['spec', 'names', 'plural'], `plural ${JSON.stringify(plural)} must be a lower-case DNS label`, 'use the lower-case plural of the kind, e.g. "widgets"');
-  if (typeof names.singular === 'string' && !DNS_LABEL.test(names.singular)) add(['spec', 'names', 'singular'], `singular ${JSON.stringify(names.singular)} must be a lower-case DNS label`, 'use the lower-case kind, e.g. "widget"');
-  if (typeof names.listKind === 'string' && !KIND.test(names.listKind)) add(['spec', 'names', 'listKind'], `listKind ${JSON.stringify(names.listKind)} must start with an upper-case letter and hold only letters and digits`, `write "${kind ?? 'Widget'}List"`);
-  if (typeof spec.scope === 'string' && spec.scope !== 'Namespaced' && spec.scope !== 'Cluster') add(['spec', 'scope'], `scope must be Namespaced or Cluster, not ${JSON.stringify(spec.scope)}`, 'write "Namespaced" for resources that live in a namespace, "Cluster" for the others');
+  if (kind !== undefined && !KIND.test(kind))
+    add(
+      ['spec', 'names', 'kind'],
+      `kind ${JSON.stringify(kind)} must start with an upper-case letter and hold only letters and digits`,
+      'name the kind in UpperCamelCase, e.g. "Widget"',
+    );
+  if (plural !== undefined && !DNS_LABEL.test(plural))
+    add(
+      ['spec', 'names', 'plural'],
+      `plural ${JSON.stringify(plural)} must be a lower-case DNS label`,
+      'use the lower-case plural of the kind, e.g. "widgets"',
+    );
+  if (typeof names.singular === 'string' && !DNS_LABEL.test(names.singular))
+    add(
+      ['spec', 'names', 'singular'],
+      `singular ${JSON.stringify(names.singular)} must be a lower-case DNS label`,
+      'use the lower-case kind, e.g. "widget"',
+    );
+  if (typeof names.listKind === 'string' && !KIND.test(names.listKind))
+    add(
+      ['spec', 'names', 'listKind'],
+      `listKind ${JSON.stringify(names.listKind)} must start with an upper-case letter and hold only letters and digits`,
+      `write "${kind ?? 'Widget'}List"`,
+    );
+  if (typeof spec.scope === 'string' && spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
+    add(
+      ['spec', 'scope'],
+      `scope must be Namespaced or Cluster, not ${JSON.stringify(spec.scope)}`,
+      'write "Namespaced" for resources that live in a namespace, "Cluster" for the others',
+    );
   if (group !== undefined && plural !== undefined && metadata.name !== `${plural}.${group}`) {
-    add(['metadata', 'name'], `metadata.name must be "${plural}.${group}" (spec.names.plural + "." + spec.group), not ${JSON.stringify(metadata.name)}`, `write "name": "${plural}.${group}"`);
+    add(
+      ['metadata', 'name'],
+      `metadata.name must be "${plural}.${group}" (spec.names.plural + "." + spec.group), not ${JSON.stringify(metadata.name)}`,
+      `write "name": "${plural}.${group}"`,
+    );
   }
   if (spec.preserveUnknownFields === true) {
-    add(['spec', 'preserveUnknownFields'], 'spec.preserveUnknownFields must be false in apiextensions.k8s.io/v1', 'remove it, and mark the open parts of the schema with x-kubernetes-preserve-unknown-fields: true');
+    add(
+      ['spec', 'preserveUnknownFields'],
+      'spec.preserveUnknownFields must be false in apiextensions.k8s.io/v1',
+      'remove it, and mark the open parts of the schema with x-kubernetes-preserve-unknown-fields: true',
+    );
   }
 
   const versions = readVersions(spec.versions, add);
   for (const version of versions) problems.push(...structuralProblems(version.schema, version.schemaPointer));
 
   const scope = spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced';
-  const crd = group !== undefined && kind !== undefined && plural !== undefined && versions.length > 0 ? { name: `${plural}.${group}`, group, kind, plural, scope, versions } as Crd : undefined;
+  const crd =
+    group !== undefined && kind !== undefined && plural !== undefined && versions.length > 0
+      ? ({ name: `${plural}.${group}`, group, kind, plural, scope, versions } as Crd)
+      : undefined;
   return { crd, problems };
 }
 
@@ -109,7 +151,12 @@ type Add = (at: readonly (string | number)[], message: string, fix: string) => v
 
 function readVersions(list: unknown, add: Add): CrdVersion[] {
   if (!Array.isArray(list)) return [];
-  if (list.length === 0) add(['spec', 'versions'], 'spec.versions must list at least one version', 'add a version, e.g. { "name": "v1", "served": true, "storage": true, "schema": { "openAPIV3Schema": … } }');
+  if (list.length === 0)
+    add(
+      ['spec', 'versions'],
+      'spec.versions must list at least one version',
+      'add a version, e.g. { "name": "v1", "served": true, "storage": true, "schema": { "openAPIV3Schema": … } }',
+    );
   const versions: CrdVersion[] = [];
   const seen = new Set<string>();
   let storage = 0;
@@ -118,24 +165,45 @@ function readVersions(list: unknown, add: Add): CrdVersion[] {
     const at = ['spec', 'versions', index];
     if (seen.has(entry.name)) add([...at, 'name'], `version ${entry.name} is listed twice`, 'give each version its own name');
     seen.add(entry.name);
-    if (!DNS_LABEL.test(entry.name)) add([...at, 'name'], `version name ${JSON.stringify(entry.name)} must be a lower-case DNS label`, 'name versions as Kubernetes does: v1, v1beta1, v2alpha1');
+    if (!DNS_LABEL.test(entry.name))
+      add(
+        [...at, 'name'],
+        `version name ${JSON.stringify(entry.name)} must be a lower-case DNS label`,
+        'name versions as Kubernetes does: v1, v1beta1, v2alpha1',
+      );
     if (entry.storage === true) storage++;
     const schema = isPlainObject(entry.schema) ? entry.schema.openAPIV3Schema : undefined;
     if (!isPlainObject(schema)) {
-      add([...at, 'schema'], `version ${entry.name} has no schema.openAPIV3Schema`, 'apiextensions.k8s.io/v1 requires a structural schema for every version: add schema.openAPIV3Schema with type: object');
+      add(
+        [...at, 'schema'],
+        `version ${entry.name} has no schema.openAPIV3Schema`,
+        'apiextensions.k8s.io/v1 requires a structural schema for every version: add schema.openAPIV3Schema with type: object',
+      );
       return;
     }
-    versions.push({ name: entry.name, served: entry.served === true, storage: entry.storage === true, schema: schema as JsonObject, schemaPointer: toPointer([...at, 'schema', 'openAPIV3Schema']) });
+    versions.push({
+      name: entry.name,
+      served: entry.served === true,
+      storage: entry.storage === true,
+      schema: schema as JsonObject,
+      schemaPointer: toPointer([...at, 'schema', 'openAPIV3Schema']),
+    });
   });
   if (list.length > 0 && storage !== 1) {
-    add(['spec', 'versions'], `exactly one version must be the storage version (storage: true), not ${storage}`, 'set storage: true on the version the cluster stores, and false on the others');
+    add(
+      ['spec', 'versions'],
+      `exactly one version must be the storage version (storage: true), not ${storage}`,
+      'set storage: true on the version the cluster stores, and false on the others',
+    );
   }
   return versions;
 }
 
 /** The (apiVersion, kind) pairs a CRD serves: one per served version. */
 export function servedKinds(crd: Crd): Array<{ apiVersion: string; kind: string; version: CrdVersion }> {
-  return crd.versions.filter((version) => version.served).map((version) => ({ apiVersion: `${crd.group}/${version.name}`, kind: crd.kind, version }));
+  return crd.versions
+    .filter((version) => version.served)
+    .map((version) => ({ apiVersion: `${crd.group}/${version.name}`, kind: crd.kind, version }));
 }
 
 /** Which CRD and version serve an apiVersion and kind, among a repository's CRDs. */

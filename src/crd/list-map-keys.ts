@@ -17,7 +17,8 @@ interface KeyNode {
 function build(schema: Record<string, unknown>): KeyNode | undefined {
   const node: KeyNode = { properties: new Map() };
   const keys = schema['x-kubernetes-list-map-keys'];
-  if (schema['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && keys.every((key) => typeof key === 'string')) node.keys = keys as string[];
+  if (schema['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && keys.every((key) => typeof key === 'string'))
+    node.keys = keys as string[];
   if (isPlainObject(schema.properties)) {
     for (const [name, member] of Object.entries(schema.properties)) {
       const child = isPlainObject(member) ? build(member) : undefined;
@@ -52,7 +53,11 @@ function visit(node: KeyNode, value: unknown, path: Array<string | number>, prob
       value.forEach((entry, index) => {
         if (!isPlainObject(entry)) return;
         const key = JSON.stringify(node.keys!.map((name) => entry[name] ?? null));
-        if (seen.has(key)) problems.push({ pointer: toPointer([...path, index]), detail: `Duplicate value: ${JSON.stringify(Object.fromEntries(node.keys!.map((name) => [name, entry[name]])))}: each ${node.keys!.join(', ')} may appear once in this list` });
+        if (seen.has(key))
+          problems.push({
+            pointer: toPointer([...path, index]),
+            detail: `Duplicate value: ${JSON.stringify(Object.fromEntries(node.keys!.map((name) => [name, entry[name]])))}: each ${node.keys!.join(', ')} may appear once in this list`,
+          });
         seen.add(key);
       });
     }

@@ -21,7 +21,9 @@ let generated: Record<string, Schema> | undefined;
 /** ObjectMeta's definitions generated once per process, for when no built-in kind was generated. */
 export function objectMetaDefinitions(): Record<string, Schema> {
   if (generated === undefined) {
-    const kind = KubeTypes.shared().add([{ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass' }]).kindSchema('scheduling.k8s.io/v1', 'PriorityClass');
+    const kind = KubeTypes.shared()
+      .add([{ apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass' }])
+      .kindSchema('scheduling.k8s.io/v1', 'PriorityClass');
     const found = kind === undefined ? undefined : objectMetaFrom(kind);
     if (found === undefined) throw new Error('kubernetes-models has no ObjectMeta for scheduling.k8s.io/v1 PriorityClass');
     generated = found;

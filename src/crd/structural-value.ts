@@ -25,7 +25,8 @@ export function withDefaults(value: unknown, schema: Node): unknown {
   }
   if (isPlainObject(schema.properties)) {
     for (const [name, member] of Object.entries(schema.properties)) {
-      if (!Object.hasOwn(result, name) && isPlainObject(member) && member.default !== undefined) result[name] = withDefaults(structuredClone(member.default), member);
+      if (!Object.hasOwn(result, name) && isPlainObject(member) && member.default !== undefined)
+        result[name] = withDefaults(structuredClone(member.default), member);
     }
   }
   return result;

@@ -122,7 +122,9 @@ export class PreviewBuilder {
   }
 
   registry(): BundleRegistry {
-    return new BundleRegistry([...this.repositories.values()].flatMap((repository) => (repository.served === undefined ? [] : [repository.served])));
+    return new BundleRegistry(
+      [...this.repositories.values()].flatMap((repository) => (repository.served === undefined ? [] : [repository.served])),
+    );
   }
 
   /**
@@ -174,7 +176,14 @@ export class PreviewBuilder {
         next.shapes = Object.fromEntries(bundle.collections.map((collection) => [collection.name, shapeOf(collection)]));
       }
       this.repositories.set(name, next);
-      compiled.push({ name, messages, newMessages: messages.filter((message) => !seen.has(messageKey(message))), errors, warnings: next.warnings, served: next.served !== before?.served });
+      compiled.push({
+        name,
+        messages,
+        newMessages: messages.filter((message) => !seen.has(messageKey(message))),
+        errors,
+        warnings: next.warnings,
+        served: next.served !== before?.served,
+      });
     }
     return { compiled, removed, changed: removed.length > 0 || compiled.some((repository) => repository.served) };
   }

@@ -46,7 +46,11 @@ export function watchRepositories(reposDir: string, onChanges: (changes: Changes
   const watcher: FSWatcher = watch(reposDir, { recursive: true }, (_event, filename) => {
     const now = performance.now();
     const name = filename === null ? undefined : String(filename).split(/[\\/]/)[0];
-    pending = mergeChanges(pending, { names: new Set(name === undefined || name === '' ? [] : [name]), all: name === undefined || name === '', firstAt: now });
+    pending = mergeChanges(pending, {
+      names: new Set(name === undefined || name === '' ? [] : [name]),
+      all: name === undefined || name === '',
+      firstAt: now,
+    });
     if (timer !== undefined) clearTimeout(timer);
     timer = setTimeout(flush, Math.max(0, Math.min(quietMs, pending.firstAt + maxWaitMs - now)));
   });

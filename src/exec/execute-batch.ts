@@ -60,9 +60,10 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   if (!isPlainObject(body)) throw new RenderError('Invalid request', shape);
   const { resources, values, globalvars } = body;
   // A limit, not the shape: only a well-formed list is counted, and its count is said where a shape problem would be.
-  const problems: Problem[] = Array.isArray(resources) && resources.length > options.maxResources
-    ? [{ pointer: '/resources', detail: `has ${resources.length} resources; at most ${options.maxResources}` }, ...shape]
-    : shape;
+  const problems: Problem[] =
+    Array.isArray(resources) && resources.length > options.maxResources
+      ? [{ pointer: '/resources', detail: `has ${resources.length} resources; at most ${options.maxResources}` }, ...shape]
+      : shape;
   if (problems.length > 0) throw new RenderError('Invalid request', problems);
 
   const runs: Run[] = [];
@@ -86,7 +87,8 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   for (const { pointer, resource, found } of runs) {
     const result = checkRequest(found, { facets: resource.facets, values, globalvars }, facetsProblems(resource.facets), options);
     // Facets belong to the resource; values and globalvars are shared.
-    for (const problem of result.problems) problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
+    for (const problem of result.problems)
+      problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
     if (result.manifest === undefined || result.problems.length > 0) continue;
     used.add(result.valuesId);
     manifests.push(result.manifest);

@@ -138,7 +138,13 @@ function render(collection: Executable, selection: Selection, resolved: Resolved
  * it came from (CONTRACT §5). What the sections wrote themselves lint refuses at build time; should
  * it still happen, one problem says so without blaming the caller's values.
  */
-function manifestProblems(collection: Executable, selection: Selection, resolved: ResolvedVariable, manifest: JsonObject, partial: boolean): Problem[] {
+function manifestProblems(
+  collection: Executable,
+  selection: Selection,
+  resolved: ResolvedVariable,
+  manifest: JsonObject,
+  partial: boolean,
+): Problem[] {
   const found = collection.manifestCheck!.problems(manifest);
   if (found.length === 0) return found;
   const problems: Problem[] = [];
@@ -151,14 +157,29 @@ function manifestProblems(collection: Executable, selection: Selection, resolved
     const source = collection.plan.requestPathOf(selection, at, resolved);
     const facets = lookup(manifest, at) === undefined ? collection.plan.facetsWriting(at) : [];
     const holder = source === undefined && facets.length === 0 ? collection.plan.requestPathHolding(selection, at, resolved) : undefined;
-    if (source !== undefined) problems.push({ pointer: toPointer(source), detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}` });
-    else if (facets.length > 0) problems.push({ pointer: '/facets', detail: `${aKind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it` });
-    else if (holder !== undefined) problems.push({ pointer: toPointer(holder), detail: `${problem.detail}: Kubernetes refuses ${problem.pointer || 'the whole'} of the ${kind}, made from these values` });
+    if (source !== undefined)
+      problems.push({
+        pointer: toPointer(source),
+        detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}`,
+      });
+    else if (facets.length > 0)
+      problems.push({
+        pointer: '/facets',
+        detail: `${aKind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it`,
+      });
+    else if (holder !== undefined)
+      problems.push({
+        pointer: toPointer(holder),
+        detail: `${problem.detail}: Kubernetes refuses ${problem.pointer || 'the whole'} of the ${kind}, made from these values`,
+      });
     else ownProblems.push(`${problem.pointer || '/'} ${problem.detail}`);
   }
   // A manifest rendered with some values missing lacks their members: what cannot be traced is that, not the template.
   if (ownProblems.length > 0 && !partial) {
-    problems.push({ pointer: '', detail: `the sections of ${collection.plan.collection} render ${aKind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors` });
+    problems.push({
+      pointer: '',
+      detail: `the sections of ${collection.plan.collection} render ${aKind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors`,
+    });
   }
   return problems;
 }

@@ -50,7 +50,10 @@ export class LintReport {
   }
 
   format(): string {
-    const lines = this.sorted().flatMap((m) => [`${m.file}:${m.line}:${m.column} ${m.severity} ${m.message}`, ...(m.hint ? [`    hint: ${m.hint}`] : [])]);
+    const lines = this.sorted().flatMap((m) => [
+      `${m.file}:${m.line}:${m.column} ${m.severity} ${m.message}`,
+      ...(m.hint ? [`    hint: ${m.hint}`] : []),
+    ]);
     const summary = `${this.errorCount} error${this.errorCount === 1 ? '' : 's'}, ${this.warningCount} warning${this.warningCount === 1 ? '' : 's'}`;
     return [...lines, summary].join('\n') + '\n';
   }

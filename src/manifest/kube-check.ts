@@ -68,8 +68,16 @@ export class ManifestCheck {
       // A branch that has the right type but not the format says it by its format: "integer or string", "number or a quantity".
       const types = new Set(group.filter((error) => error.keyword === 'type').map((error) => String(error.params.type)));
       const formatOfFailedType = (format: string) => types.has(/^(int32|int64)$/.test(format) ? 'integer' : 'string');
-      const shapes = [...types, ...group.filter((error) => error.keyword === 'format' && !formatOfFailedType(String(error.params.format))).map((error) => formatShape(String(error.params.format)))];
-      problems.push({ pointer: instancePath, detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes' });
+      const shapes = [
+        ...types,
+        ...group
+          .filter((error) => error.keyword === 'format' && !formatOfFailedType(String(error.params.format)))
+          .map((error) => formatShape(String(error.params.format))),
+      ];
+      problems.push({
+        pointer: instancePath,
+        detail: shapes.length > 0 ? `must be ${[...new Set(shapes)].join(' or ')}` : 'must match one of the allowed shapes',
+      });
     }
     // A rule's `message` is its problem's detail, as the API server says it.
     for (const check of this.beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });

@@ -9,7 +9,9 @@
 import { createRequire } from 'node:module';
 
 // The validators are CommonJS and require the CommonJS build: its table, not the ES module's copy.
-const { formats: sharedFormats } = createRequire(import.meta.url)('@kubernetes-models/validate') as typeof import('@kubernetes-models/validate');
+const { formats: sharedFormats } = createRequire(import.meta.url)(
+  '@kubernetes-models/validate',
+) as typeof import('@kubernetes-models/validate');
 
 /** JSON numbers are doubles: an integer beyond this does not arrive as the caller wrote it. */
 export const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
@@ -28,7 +30,17 @@ function isRfc3339(text: string): boolean {
   if (match === null) return false;
   const [year, month, day, hour, minute, second, zoneHour = 0, zoneMinute = 0] = match.slice(1).map((part) => Number(part ?? 0));
   const daysInMonth = new Date(Date.UTC(year!, month!, 0)).getUTCDate();
-  return month! >= 1 && month! <= 12 && day! >= 1 && day! <= daysInMonth && hour! <= 23 && minute! <= 59 && second! <= 59 && zoneHour <= 23 && zoneMinute <= 59;
+  return (
+    month! >= 1 &&
+    month! <= 12 &&
+    day! >= 1 &&
+    day! <= daysInMonth &&
+    hour! <= 23 &&
+    minute! <= 59 &&
+    second! <= 59 &&
+    zoneHour <= 23 &&
+    zoneMinute <= 59
+  );
 }
 
 /** The formats whose rule is Go's, by name, as ajv format definitions. */
@@ -41,7 +53,8 @@ export const KUBERNETES_FORMATS = {
 
 // The validators of kubernetes-models read `formats.<name>.validate` at each check, so changing the
 // entry changes what they accept.
-for (const [name, format] of Object.entries(KUBERNETES_FORMATS)) Object.assign((sharedFormats as Record<string, object>)[name] ?? ((sharedFormats as Record<string, object>)[name] = {}), format);
+for (const [name, format] of Object.entries(KUBERNETES_FORMATS))
+  Object.assign((sharedFormats as Record<string, object>)[name] ?? ((sharedFormats as Record<string, object>)[name] = {}), format);
 
 /** Every format a Kubernetes schema may name, Go's rules first: for an ajv that checks input values. */
 export const kubernetesFormats: Record<string, unknown> = sharedFormats;

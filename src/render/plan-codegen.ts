@@ -41,12 +41,18 @@ const helpers = {
   missing(state: RenderState, site: SiteInfo): void {
     const [first, ...others] = site.alternatives;
     const either = others.length > 0 ? ` (or ${others.map((other) => other.text).join(' or ')})` : '';
-    state.problems.push({ pointer: toPointer(['values', state.id, ...first!.path]), detail: `is required${either}: it fills ${site.at || '/'} of the manifest` });
+    state.problems.push({
+      pointer: toPointer(['values', state.id, ...first!.path]),
+      detail: `is required${either}: it fills ${site.at || '/'} of the manifest`,
+    });
   },
   notScalar(state: RenderState, site: SiteInfo, root: unknown): void {
     // Rare: find which alternative was defined, to point at it.
     const defined = site.alternatives.find((alternative) => lookup(root, alternative.path) !== undefined) ?? site.alternatives[0]!;
-    state.problems.push({ pointer: toPointer(['values', state.id, ...defined.path]), detail: `must be a string, number or boolean: it is part of the text of ${site.at} in the manifest` });
+    state.problems.push({
+      pointer: toPointer(['values', state.id, ...defined.path]),
+      detail: `must be a string, number or boolean: it is part of the text of ${site.at} in the manifest`,
+    });
   },
 };
 
@@ -128,7 +134,11 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
         const values = node.nodes.map(emit);
         const array = fresh('a');
         lines.push(`const ${array} = [];`);
-        values.forEach((value, index) => lines.push(node.nodes[index]!.t === 'const' ? `${array}.push(${value});` : `if (${value} !== undefined) ${array}.push(${value});`));
+        values.forEach((value, index) =>
+          lines.push(
+            node.nodes[index]!.t === 'const' ? `${array}.push(${value});` : `if (${value} !== undefined) ${array}.push(${value});`,
+          ),
+        );
         return node.nodes.length === 0 ? array : `(${array}.length > 0 ? ${array} : undefined)`;
       }
     }

@@ -86,7 +86,10 @@ export class CollectionRenderPlan {
       if (typeof facet === 'string' && !this.facetSet.has(facet)) {
         // Suggestions for as many as an answer lists: beyond them nobody reads one.
         const suggestion = problems.length < LISTED_PROBLEMS ? this.closestFacet(facet) : undefined;
-        problems.push({ pointer: `/facets/${index}`, detail: `"${facet}" is not a facet of ${this.collection}${known}${didYouMean(suggestion)}` });
+        problems.push({
+          pointer: `/facets/${index}`,
+          detail: `"${facet}" is not a facet of ${this.collection}${known}${didYouMean(suggestion)}`,
+        });
       }
     });
     if (problems.length > 0) throw new RenderError('Unknown facet', problems);
@@ -155,7 +158,9 @@ export class CollectionRenderPlan {
    * from the values.
    */
   requestPathHolding(selection: Selection, at: readonly string[], resolved: ResolvedVariable): string[] | undefined {
-    const sources = selection.sites.filter((site) => isPathPrefix(at, site.at)).map((site) => this.requestPathOf(selection, site.at, resolved)!);
+    const sources = selection.sites
+      .filter((site) => isPathPrefix(at, site.at))
+      .map((site) => this.requestPathOf(selection, site.at, resolved)!);
     if (sources.length === 0) return undefined;
     return sources.reduce((common, path) => {
       let length = 0;
@@ -187,7 +192,14 @@ export class CollectionRenderPlan {
     if ('pointer' in resolved) return [];
     return this.select(request.facets).included.filter((index) => {
       const { sites } = this.sections[index]!;
-      return sites.length === 0 || sites.some((site) => site.expressions.some((expression) => expression.references.some((reference) => lookup(resolved.value, reference.path) !== undefined)));
+      return (
+        sites.length === 0 ||
+        sites.some((site) =>
+          site.expressions.some((expression) =>
+            expression.references.some((reference) => lookup(resolved.value, reference.path) !== undefined),
+          ),
+        )
+      );
     });
   }
 }

@@ -87,7 +87,14 @@ export function loadRepositories(reposDir: string, only?: readonly string[]): Re
         examples: jsonFiles(path.join(collectionDir, EXAMPLES_DIR)),
       });
     }
-    repositories.push({ name: entry, dir, file: new SourceFile(path.join(dir, REPOSITORY_FILE)), collections, crds: loadCrdFiles(dir), strayDirs });
+    repositories.push({
+      name: entry,
+      dir,
+      file: new SourceFile(path.join(dir, REPOSITORY_FILE)),
+      collections,
+      crds: loadCrdFiles(dir),
+      strayDirs,
+    });
   }
   return repositories;
 }

@@ -13,5 +13,7 @@ export function sourceDigest(dir: string): string {
     }
   };
   walk(dir);
-  return sha256(files.map((file) => `${path.relative(dir, file).split(path.sep).join('/')}\u0000${readFileSync(file, 'utf8')}`).join('\u0000'));
+  return sha256(
+    files.map((file) => `${path.relative(dir, file).split(path.sep).join('/')}\u0000${readFileSync(file, 'utf8')}`).join('\u0000'),
+  );
 }

@@ -72,7 +72,10 @@ export class SourceFile {
    * Exact for strings without escapes, which template strings nearly always are.
    */
   locateInString(path: readonly (string | number)[], offset: number): Position {
-    const node = this.tree === undefined ? undefined : findNodeAtLocation(this.tree, path.map((s) => (/^[0-9]+$/.test(String(s)) ? Number(s) : s)) as (string | number)[]);
+    const node =
+      this.tree === undefined
+        ? undefined
+        : findNodeAtLocation(this.tree, path.map((s) => (/^[0-9]+$/.test(String(s)) ? Number(s) : s)) as (string | number)[]);
     if (node === undefined || node.type !== 'string') return this.locate(path);
     // Walk the raw string, counting each escape (\n, \u0041, …) as the one character it stands for.
     let raw = node.offset + 1;

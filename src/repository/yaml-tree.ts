@@ -21,8 +21,12 @@ export function parseYamlTree(text: string): YamlTree {
   const documents = parseAllDocuments(text, { prettyErrors: false, version: '1.1', merge: true });
   // A `---` with nothing after it ends a file as kubectl allows; it is not a second document.
   const empty = (document: Document) => document.contents === null || (isScalar(document.contents) && document.contents.value === null);
-  const list = (Array.isArray(documents) ? documents : []).filter((document, index) => index === 0 || !empty(document) || document.errors.length > 0);
-  const errors = list.flatMap((document) => document.errors.map((error) => ({ offset: error.pos[0], message: `invalid YAML: ${error.message.split('\n')[0]}` })));
+  const list = (Array.isArray(documents) ? documents : []).filter(
+    (document, index) => index === 0 || !empty(document) || document.errors.length > 0,
+  );
+  const errors = list.flatMap((document) =>
+    document.errors.map((error) => ({ offset: error.pos[0], message: `invalid YAML: ${error.message.split('\n')[0]}` })),
+  );
   if (list.length > 1) errors.push({ offset: list[1]!.range[0], message: 'invalid YAML: one document per file (this file has several)' });
   const document = list[0];
   if (errors.length > 0 || document === undefined || document.contents === null) {
@@ -37,7 +41,8 @@ export function parseYamlTree(text: string): YamlTree {
     return { value: undefined, tree: undefined, errors: [{ offset: 0, message: `invalid YAML: ${(error as Error).message}` }] };
   }
   const notJson = firstNonJson(value);
-  if (notJson !== undefined) return { value: undefined, tree: undefined, errors: [{ offset: 0, message: `invalid YAML for JSON: ${notJson}` }] };
+  if (notJson !== undefined)
+    return { value: undefined, tree: undefined, errors: [{ offset: 0, message: `invalid YAML for JSON: ${notJson}` }] };
   return { value: value as JsonValue, tree: toNode(document, document.contents, undefined), errors };
 }
 
@@ -53,7 +58,13 @@ function toNode(document: Document, node: YamlNode, parent: MutableNode | undefi
       const [keyStart, keyEnd] = keyNode?.range ?? [start, start];
       const end = (pair.value as YamlNode | null)?.range?.[1] ?? keyEnd;
       const property: MutableNode = { type: 'property', offset: keyStart, length: end - keyStart, parent: out };
-      const key: MutableNode = { type: 'string', value: String(isScalar(keyNode) ? keyNode.value : keyNode), offset: keyStart, length: keyEnd - keyStart, parent: property };
+      const key: MutableNode = {
+        type: 'string',
+        value: String(isScalar(keyNode) ? keyNode.value : keyNode),
+        offset: keyStart,
+        length: keyEnd - keyStart,
+        parent: property,
+      };
       property.children = [key];
       if (pair.value !== null && pair.value !== undefined) property.children.push(toNode(document, pair.value as YamlNode, property));
       return property;

@@ -66,11 +66,12 @@ const metadataSchema = {
  * (facets, values, globalvars; or resources, values, globalvars), merged into spec's properties. With
  * no body given, the body members are only typed loosely; the exec and batch checks judge them.
  */
-export function requestFileSchema(kind: typeof REQUEST_KIND | typeof BATCH_REQUEST_KIND, body: { properties?: Record<string, unknown>; required?: string[] } = {}): Record<string, unknown> {
+export function requestFileSchema(
+  kind: typeof REQUEST_KIND | typeof BATCH_REQUEST_KIND,
+  body: { properties?: Record<string, unknown>; required?: string[] } = {},
+): Record<string, unknown> {
   const target =
-    kind === REQUEST_KIND
-      ? { vendor: name, repository: name, apiVersion: name, release: name, collection: name }
-      : { vendor: name };
+    kind === REQUEST_KIND ? { vendor: name, repository: name, apiVersion: name, release: name, collection: name } : { vendor: name };
   const looseBody =
     kind === REQUEST_KIND
       ? { facets: { type: 'array', items: { type: 'string' } }, values: { type: 'object' }, globalvars: stringMap }

@@ -60,7 +60,7 @@ export const batchRequestSchema = {
       type: 'array',
       minItems: 1,
       items: batchResourceSchema,
-      description: 'The resources to render, in order; each reads the values entry its collection\'s variable names in globalvars.',
+      description: "The resources to render, in order; each reads the values entry its collection's variable names in globalvars.",
     },
     values,
     globalvars,

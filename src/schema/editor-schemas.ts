@@ -26,7 +26,14 @@ export const REPOSITORY_FORMAT_SCHEMAS = { repository: 'repository.json', collec
 
 export type RequestSchemaKind = 'request' | 'request-file';
 
-export function requestSchemaPath(vendor: string, repository: string, apiVersion: string, release: string, collection: string, kind: RequestSchemaKind): string {
+export function requestSchemaPath(
+  vendor: string,
+  repository: string,
+  apiVersion: string,
+  release: string,
+  collection: string,
+  kind: RequestSchemaKind,
+): string {
   return `${vendor}/${repository}/${apiVersion}/${release}/${collection}.${kind}.json`;
 }
 
@@ -56,8 +63,12 @@ export function editorSchemaMakers(bundles: readonly Bundle[]): Map<string, () =
       for (const release of as) {
         const at: Release = { bundle, latest: release === LATEST };
         for (const collection of bundle.collections) {
-          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), () => execRequestSchemaOf(at, collection));
-          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request-file'), () => requestFileSchemaOf(at, collection));
+          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request'), () =>
+            execRequestSchemaOf(at, collection),
+          );
+          makers.set(requestSchemaPath(vendor, name, apiVersion, release, collection.name, 'request-file'), () =>
+            requestFileSchemaOf(at, collection),
+          );
         }
       }
     }
@@ -84,5 +95,7 @@ function releaseGroups(bundles: readonly Bundle[]): Bundle[][] {
     const key = [bundle.repository.vendor, bundle.repository.name, bundle.repository.apiVersion].join('\u0000');
     groups.set(key, [...(groups.get(key) ?? []), bundle]);
   }
-  return [...groups.keys()].sort().map((key) => groups.get(key)!.sort((a, b) => compareReleases(b.repository.release, a.repository.release)));
+  return [...groups.keys()]
+    .sort()
+    .map((key) => groups.get(key)!.sort((a, b) => compareReleases(b.repository.release, a.repository.release)));
 }

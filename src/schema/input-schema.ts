@@ -42,7 +42,11 @@ interface InputNode {
 
 const newNode = (): InputNode => ({ leaves: [], children: new Map(), required: new Set() });
 
-export function generateInputSchema(collection: { name: string; kind: string }, sections: SchemaSection[], kind: KindSchema | undefined): GeneratedInput {
+export function generateInputSchema(
+  collection: { name: string; kind: string },
+  sections: SchemaSection[],
+  kind: KindSchema | undefined,
+): GeneratedInput {
   const root = newNode();
   const required: Record<string, string[]> = {};
 

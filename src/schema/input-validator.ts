@@ -19,7 +19,14 @@ let shared: Ajv | undefined;
 function ajv(): Ajv {
   if (shared === undefined) {
     // strict: false because generated Kubernetes schemas carry annotations ajv does not know.
-    shared = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true, code: { process: appendErrorsInPlace } });
+    shared = new Ajv({
+      allErrors: true,
+      strict: false,
+      allowUnionTypes: true,
+      validateFormats: true,
+      ownProperties: true,
+      code: { process: appendErrorsInPlace },
+    });
     // The formats the Kubernetes validators use (byte, quantity, int32, date-time …), with Go's
     // rules, so that input schemas and manifest checks judge a value alike.
     for (const [name, format] of Object.entries(kubernetesFormats)) shared.addFormat(name, format as never);
@@ -117,7 +124,8 @@ export function problemsOf(errors: ErrorObject[], prefix: string): Problem[] {
   };
   const inBranch = (error: ErrorObject): boolean => {
     for (let unions = unionsAbove(error.instancePath); unions !== undefined; unions = unions.above) {
-      if (unions.here.some((union) => error.schemaPath !== union.schemaPath && error.schemaPath.startsWith(union.schemaPath + '/'))) return true;
+      if (unions.here.some((union) => error.schemaPath !== union.schemaPath && error.schemaPath.startsWith(union.schemaPath + '/')))
+        return true;
     }
     return false;
   };
@@ -195,4 +203,3 @@ export function groupInto<K, V>(groups: Map<K, V[]>, key: K, value: V): void {
   if (group === undefined) groups.set(key, [value]);
   else group.push(value);
 }
-

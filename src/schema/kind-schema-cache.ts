@@ -8,7 +8,18 @@
  * Its folder must be as private as node_modules: an entry is trusted as the code is.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +27,14 @@ import type { KindSchema } from './kube-types.js';
 import { isPlainObject } from '../util/json.js';
 
 /** The packages whose code or data a generated schema depends on; the ajv packages as kubernetes-models' validators load them. */
-const INPUT_PACKAGES = ['kubernetes-models', '@kubernetes-models/apimachinery', '@kubernetes-models/base', '@kubernetes-models/validate', 'ts-json-schema-generator', 'typescript'];
+const INPUT_PACKAGES = [
+  'kubernetes-models',
+  '@kubernetes-models/apimachinery',
+  '@kubernetes-models/base',
+  '@kubernetes-models/validate',
+  'ts-json-schema-generator',
+  'typescript',
+];
 const VALIDATOR_PACKAGES = ['ajv', 'ajv-formats', 'ajv-formats-draft2019'];
 
 // Two folders up from both src/schema and the compiled lib/schema.
@@ -43,7 +61,10 @@ export class KindSchemaCache {
     for (const name of VALIDATOR_PACKAGES) hash.update(`${name}@${installedVersion(validators, name)}\n`);
     for (const folder of codeFolders) {
       const dirPath = fileURLToPath(folder);
-      for (const name of readdirSync(dirPath).filter((file) => /\.(ts|js)$/.test(file)).sort()) hash.update(`${name}\n`).update(readFileSync(path.join(dirPath, name)));
+      for (const name of readdirSync(dirPath)
+        .filter((file) => /\.(ts|js)$/.test(file))
+        .sort())
+        hash.update(`${name}\n`).update(readFileSync(path.join(dirPath, name)));
     }
     return new KindSchemaCache(dir, hash.digest('hex').slice(0, 16));
   }

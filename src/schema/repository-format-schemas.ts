@@ -38,9 +38,15 @@ export const REPOSITORY_SCHEMA: Schema = identityFile({
   description: 'The identity of a template repository: repos/<repository>/repository.json.',
   required: ['vendor', 'apiVersion', 'release', 'description'],
   properties: {
-    vendor: patterned(NAME_PATTERN, 'The publisher: a path segment of the exec paths (/apis/repos/<vendor>/…), lowercase letters, digits and "-", e.g. "facetform".'),
+    vendor: patterned(
+      NAME_PATTERN,
+      'The publisher: a path segment of the exec paths (/apis/repos/<vendor>/…), lowercase letters, digits and "-", e.g. "facetform".',
+    ),
     apiVersion: patterned(API_VERSION_PATTERN, 'The API version path segment, e.g. "v1"; a new one only for a change that breaks callers.'),
-    release: patterned(RELEASE_PATTERN, 'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.'),
+    release: patterned(
+      RELEASE_PATTERN,
+      'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.',
+    ),
     description: sentence('One sentence saying what the repository holds.'),
   },
 });
@@ -51,11 +57,18 @@ export const COLLECTION_SCHEMA: Schema = identityFile({
   description: 'One collection of a template repository, rendering one kind: repos/<repository>/<collection>/collection.json.',
   required: ['variable', 'kind', 'apiVersion', 'description'],
   properties: {
-    variable: patterned(VARIABLE_PATTERN, 'The template variable its placeholders read, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores; unique in the repository.'),
+    variable: patterned(
+      VARIABLE_PATTERN,
+      'The template variable its placeholders read, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores; unique in the repository.',
+    ),
     kind: patterned(KIND_PATTERN, 'The rendered kind, e.g. "Service".'),
     apiVersion: patterned(RESOURCE_API_VERSION_PATTERN, 'The rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1".'),
     description: sentence('One sentence saying what the collection renders.'),
-    untyped: { type: 'boolean', description: 'true only for a kind that neither Kubernetes nor a CRD in crds/ defines: it is then rendered without a schema and its answers are not checked.' },
+    untyped: {
+      type: 'boolean',
+      description:
+        'true only for a kind that neither Kubernetes nor a CRD in crds/ defines: it is then rendered without a schema and its answers are not checked.',
+    },
   },
 });
 
@@ -80,11 +93,15 @@ export const SECTION_SCHEMA: Schema = {
     $description: sentence('For authors and docs: one sentence saying what the section adds. Never rendered.'),
     $values: {
       type: 'object',
-      description: 'Refines the generated input schema, keyed by the placeholder path without the variable (e.g. "spec.type"). Never rendered.',
+      description:
+        'Refines the generated input schema, keyed by the placeholder path without the variable (e.g. "spec.type"). Never rendered.',
       additionalProperties: {
         type: 'object',
         properties: {
-          schema: { type: 'object', description: 'A JSON Schema (draft-07) merged over the generated one; it stands alone (no $ref to other schemas).' },
+          schema: {
+            type: 'object',
+            description: 'A JSON Schema (draft-07) merged over the generated one; it stands alone (no $ref to other schemas).',
+          },
           required: { type: 'boolean', description: 'true: a request that includes this section must give the value.' },
         },
         additionalProperties: false,

@@ -27,7 +27,10 @@ const RESOURCE = BATCH.resources.items;
 const distinctFacets = (items: Schema, description: string): Schema => ({ type: EXEC.facets.type, uniqueItems: true, items, description });
 
 const facetsSchema = (facets: readonly string[]): Schema =>
-  distinctFacets({ enum: [...facets] }, `The facets to add: every section sharing one is rendered; master sections always are. This collection's: ${facets.join(', ')}.`);
+  distinctFacets(
+    { enum: [...facets] },
+    `The facets to add: every section sharing one is rendered; master sections always are. This collection's: ${facets.join(', ')}.`,
+  );
 
 /** The members of an exec request body for `collection`, and the definitions they refer to. */
 function execBody(collection: BundleCollection): { properties: Record<string, Schema>; definitions: Schema } {
@@ -47,7 +50,8 @@ function execBody(collection: BundleCollection): { properties: Record<string, Sc
   };
 }
 
-const target = (bundle: Bundle, collection: BundleCollection) => `${bundle.repository.vendor}/${bundle.repository.name} ${bundle.repository.apiVersion} ${collection.name}`;
+const target = (bundle: Bundle, collection: BundleCollection) =>
+  `${bundle.repository.vendor}/${bundle.repository.name} ${bundle.repository.apiVersion} ${collection.name}`;
 
 /** The body of POST …/collections/<collection>/exec. `$description` is allowed, as example files carry one; the server ignores it. */
 export function execRequestSchemaOf({ bundle, latest }: Release, collection: BundleCollection): Schema {
@@ -57,7 +61,10 @@ export function execRequestSchemaOf({ bundle, latest }: Release, collection: Bun
     description: `The body of POST /apis/repos/${bundle.repository.vendor}/${bundle.repository.name}/${bundle.repository.apiVersion}/resources/collections/${collection.name}/exec: ${collection.description}`,
     type: execRequestSchema.type,
     required: execRequestSchema.required,
-    properties: { $description: { type: 'string', description: 'For readers: what the request is for. The server ignores it.' }, ...properties },
+    properties: {
+      $description: { type: 'string', description: 'For readers: what the request is for. The server ignores it.' },
+      ...properties,
+    },
     additionalProperties: false,
     definitions,
   };
@@ -76,7 +83,12 @@ export function requestFileSchemaOf({ bundle, latest }: Release, collection: Bun
       vendor: pinned(vendor, 'The vendor; needed only when more than one vendor has a repository of this name.'),
       repository: pinned(name, 'The template repository.'),
       apiVersion: pinned(apiVersion, `The API version; default ${DEFAULT_API_VERSION}.`),
-      release: pinned(release, latest ? 'Leave out to follow the latest release; to pin another, use the schema of that release.' : 'The release this request is pinned to.'),
+      release: pinned(
+        release,
+        latest
+          ? 'Leave out to follow the latest release; to pin another, use the schema of that release.'
+          : 'The release this request is pinned to.',
+      ),
       collection: pinned(collection.name, `The collection: ${collection.description}`),
       ...properties,
     },
@@ -94,10 +106,14 @@ export function requestFileSchemaOf({ bundle, latest }: Release, collection: Bun
 function resourceRules(releases: readonly Release[]): Schema[] {
   const rules: Schema[] = [];
   const byRepository = new Map<string, Release[]>();
-  for (const release of releases) byRepository.set(release.bundle.repository.name, [...(byRepository.get(release.bundle.repository.name) ?? []), release]);
+  for (const release of releases)
+    byRepository.set(release.bundle.repository.name, [...(byRepository.get(release.bundle.repository.name) ?? []), release]);
   for (const [repository, ofRepository] of byRepository) {
     const apiVersions = [...new Set(ofRepository.map(({ bundle }) => bundle.repository.apiVersion))];
-    rules.push({ if: { properties: { repository: { const: repository } }, required: ['repository'] }, then: { properties: { apiVersion: { enum: apiVersions } } } });
+    rules.push({
+      if: { properties: { repository: { const: repository } }, required: ['repository'] },
+      then: { properties: { apiVersion: { enum: apiVersions } } },
+    });
     for (const apiVersion of apiVersions) {
       const ofVersion = ofRepository.filter(({ bundle }) => bundle.repository.apiVersion === apiVersion);
       // An absent apiVersion is the default one.
@@ -105,7 +121,10 @@ function resourceRules(releases: readonly Release[]): Schema[] {
         properties: { repository: { const: repository }, apiVersion: { const: apiVersion } },
         required: apiVersion === DEFAULT_API_VERSION ? ['repository'] : ['repository', 'apiVersion'],
       };
-      const choices: Array<[Schema, Bundle]> = ofVersion.map(({ bundle }) => [{ properties: { release: { const: bundle.repository.release } }, required: ['release'] }, bundle]);
+      const choices: Array<[Schema, Bundle]> = ofVersion.map(({ bundle }) => [
+        { properties: { release: { const: bundle.repository.release } }, required: ['release'] },
+        bundle,
+      ]);
       const latest = ofVersion.find((release) => release.latest);
       if (latest !== undefined) choices.push([{ not: { required: ['release'] } }, latest.bundle]);
       // Nested: the release's collections, then each collection's facets.
@@ -113,10 +132,19 @@ function resourceRules(releases: readonly Release[]): Schema[] {
         if: release,
         then: {
           properties: { collection: { enum: bundle.collections.map((collection) => collection.name) } },
-          allOf: bundle.collections.map((collection) => ({ if: { properties: { collection: { const: collection.name } }, required: ['collection'] }, then: { properties: { facets: { type: 'array', items: { enum: collection.facets } } } } })),
+          allOf: bundle.collections.map((collection) => ({
+            if: { properties: { collection: { const: collection.name } }, required: ['collection'] },
+            then: { properties: { facets: { type: 'array', items: { enum: collection.facets } } } },
+          })),
         },
       });
-      rules.push({ if: version, then: { properties: { release: { enum: ofVersion.map(({ bundle }) => bundle.repository.release) } }, allOf: choices.map(ofRelease) } });
+      rules.push({
+        if: version,
+        then: {
+          properties: { release: { enum: ofVersion.map(({ bundle }) => bundle.repository.release) } },
+          allOf: choices.map(ofRelease),
+        },
+      });
     }
   }
   return rules;
@@ -124,7 +152,12 @@ function resourceRules(releases: readonly Release[]): Schema[] {
 
 function batchBody(vendor: string, releases: readonly Release[]): { properties: Record<string, Schema>; definitions: Schema } {
   const repositories = [...new Set(releases.map(({ bundle }) => bundle.repository.name))];
-  const { repository: _named, collection: { minLength: _enum, ...collection }, facets, ...rest } = RESOURCE.properties;
+  const {
+    repository: _named,
+    collection: { minLength: _enum, ...collection },
+    facets,
+    ...rest
+  } = RESOURCE.properties;
   const resource: Schema = {
     ...RESOURCE,
     // Both names are narrowed to the names there are (repository here, collection by resourceRules): no least length.
@@ -137,7 +170,11 @@ function batchBody(vendor: string, releases: readonly Release[]): { properties: 
     allOf: resourceRules(releases),
   };
   return {
-    properties: { resources: { ...BATCH.resources, items: { $ref: '#/definitions/resource' } }, values: BATCH.values, globalvars: BATCH.globalvars },
+    properties: {
+      resources: { ...BATCH.resources, items: { $ref: '#/definitions/resource' } },
+      values: BATCH.values,
+      globalvars: BATCH.globalvars,
+    },
     definitions: { resource },
   };
 }
@@ -161,7 +198,9 @@ export function batchRequestFileSchema(vendor: string, releases: readonly Releas
   return {
     title: `facetform BatchRequest: ${vendor}`,
     description: `A ${BATCH_REQUEST_KIND} file: several resources of ${vendor} in one call.`,
-    ...requestFileSchema(BATCH_REQUEST_KIND, { properties: { vendor: { const: vendor, description: 'Needed only when more than one vendor is served.' }, ...properties } }),
+    ...requestFileSchema(BATCH_REQUEST_KIND, {
+      properties: { vendor: { const: vendor, description: 'Needed only when more than one vendor is served.' }, ...properties },
+    }),
     definitions,
   };
 }

@@ -48,7 +48,10 @@ export function sampleValue(schema: Schema, definitions: Record<string, Schema>,
       return 'example';
     case 'integer':
     case 'number':
-      return Math.min(Math.max(1, typeof node.minimum === 'number' ? node.minimum : 1), typeof node.maximum === 'number' ? node.maximum : 1);
+      return Math.min(
+        Math.max(1, typeof node.minimum === 'number' ? node.minimum : 1),
+        typeof node.maximum === 'number' ? node.maximum : 1,
+      );
     case 'boolean':
       return true;
     default:

@@ -49,7 +49,11 @@ export class MemberWalker {
     if (isPlainObject(schema.additionalProperties)) this.additional.push(schema.additionalProperties as Schema);
     if (isPlainObject(schema.items)) this.items.push(schema.items as Schema);
     const types = Array.isArray(schema.type) ? schema.type : schema.type === undefined ? [] : [schema.type];
-    const shapeless = schema.$ref === undefined && types.length === 0 && !properties && !['allOf', 'anyOf', 'oneOf', 'enum', 'const'].some((k) => k in schema);
+    const shapeless =
+      schema.$ref === undefined &&
+      types.length === 0 &&
+      !properties &&
+      !['allOf', 'anyOf', 'oneOf', 'enum', 'const'].some((k) => k in schema);
     const freeObject = types.includes('object') && !properties && !isPlainObject(schema.additionalProperties);
     if (shapeless || freeObject || schema.additionalProperties === true) this.any = true;
     if (properties) this.closed = true;
@@ -83,14 +87,17 @@ export class MemberWalker {
     for (const key in value) {
       if (!Object.hasOwn(value, key)) continue;
       const known = this.properties.get(key);
-      const walker = known !== undefined ? this.child(`.${key}`, known) : this.additional.length > 0 ? this.child('*', this.additional) : undefined;
+      const walker =
+        known !== undefined ? this.child(`.${key}`, known) : this.additional.length > 0 ? this.child('*', this.additional) : undefined;
       if (walker !== undefined) {
         if (walker.any) continue;
         path.push(key);
         walker.visit((value as Record<string, unknown>)[key], path, found);
         path.pop();
       } else if (this.closed) {
-        found.push([path[0], ...path.slice(1), key].map((segment, index) => (index === 0 ? segment : escapePointerSegment(segment!))).join('/'));
+        found.push(
+          [path[0], ...path.slice(1), key].map((segment, index) => (index === 0 ? segment : escapePointerSegment(segment!))).join('/'),
+        );
         if (found.length >= UNKNOWN_MEMBER_LIMIT) return;
       }
     }

@@ -15,7 +15,13 @@ const FORMAT_OF = new Map(FORMATS.map((format) => [MEDIA_TYPES[format], format])
 const ANYTHING = new Set(['', '*/*']);
 
 export function notAcceptable(ctx: Context, offered: readonly string[]): HttpProblem {
-  return new HttpProblem(406, 'not-acceptable', 'Not acceptable', `the Accept header (${JSON.stringify(ctx.get('Accept'))}) allows none of what ${ctx.path} answers: ${offered.join(', ')}`, { available: offered });
+  return new HttpProblem(
+    406,
+    'not-acceptable',
+    'Not acceptable',
+    `the Accept header (${JSON.stringify(ctx.get('Accept'))}) allows none of what ${ctx.path} answers: ${offered.join(', ')}`,
+    { available: offered },
+  );
 }
 
 /** The manifest format `Accept` asks for: the first offered on a tie, JSON when it says nothing. */

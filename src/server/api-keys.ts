@@ -36,8 +36,12 @@ export function parseKeyFile(text: string, file: string): KeyEntry[] {
     const line = raw.trim();
     if (line === '' || line.startsWith('#')) return;
     const match = KEY_LINE.exec(line);
-    if (!match) throw new KeyFileError(`${file}:${index + 1}: expected "NAME sha256:<64 hex digits>"; make an entry with \`npx facetform keys new NAME\``);
-    if (entries.some((entry) => entry.name === match[1])) throw new KeyFileError(`${file}:${index + 1}: key name ${match[1]} is used twice`);
+    if (!match)
+      throw new KeyFileError(
+        `${file}:${index + 1}: expected "NAME sha256:<64 hex digits>"; make an entry with \`npx facetform keys new NAME\``,
+      );
+    if (entries.some((entry) => entry.name === match[1]))
+      throw new KeyFileError(`${file}:${index + 1}: key name ${match[1]} is used twice`);
     entries.push({ name: match[1]!, hash: Buffer.from(match[2]!, 'hex') });
   });
   return entries;
@@ -58,7 +62,9 @@ export class ApiKeys {
     } catch (error) {
       // A folder, a file without read permission, one removed meanwhile: said, not a stack.
       const { code } = error as NodeJS.ErrnoException;
-      throw new KeyFileError(`${file}: cannot be read (${code ?? (error as Error).message}); it must be a file of \`NAME sha256:HEX\` lines`);
+      throw new KeyFileError(
+        `${file}: cannot be read (${code ?? (error as Error).message}); it must be a file of \`NAME sha256:HEX\` lines`,
+      );
     }
     return new ApiKeys(parseKeyFile(text, file));
   }

@@ -36,10 +36,14 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   try {
     await writeDist(distDir, bundles, Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)])));
   } catch (error) {
-    if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) throw new BuildFailedError(`the build of ${reposDir} failed: ${error.message}`);
+    if (error instanceof ReleaseConflictError || error instanceof CompatibilityError)
+      throw new BuildFailedError(`the build of ${reposDir} failed: ${error.message}`);
     // A read-only or full dist/ at start: which file, not a stack.
     const failure = distWriteFailure(error, distDir);
-    if (failure !== undefined) throw new BuildFailedError(`the build of ${reposDir} into ${distDir} failed: ${failure}; set BUNDLES_DIR to bundles built elsewhere, or make ${distDir} writable`);
+    if (failure !== undefined)
+      throw new BuildFailedError(
+        `the build of ${reposDir} into ${distDir} failed: ${failure}; set BUNDLES_DIR to bundles built elsewhere, or make ${distDir} writable`,
+      );
     throw error;
   }
   return `built ${stale.join(', ')} into ${distDir}`;

@@ -42,7 +42,9 @@ const KEPT_TYPES = new Set(['counter', 'histogram', 'summary']);
 export function shareWorkerMetrics(registry: Registry): void {
   process.on('message', (message: SnapshotRequest) => {
     if (message?.type !== 'facetform:metrics-request') return;
-    void registry.getMetricsAsJSON().then((metrics) => process.send?.({ type: 'facetform:metrics-snapshot', id: message.id, metrics } satisfies SnapshotAnswer));
+    void registry
+      .getMetricsAsJSON()
+      .then((metrics) => process.send?.({ type: 'facetform:metrics-snapshot', id: message.id, metrics } satisfies SnapshotAnswer));
   });
 }
 
@@ -84,7 +86,9 @@ export class ClusterMetrics {
       if (message?.type === 'facetform:scrape') {
         this.text().then(
           (text) => worker.isConnected() && worker.send({ type: 'facetform:scrape-result', id: message.id, text } satisfies ScrapeAnswer),
-          (error: Error) => worker.isConnected() && worker.send({ type: 'facetform:scrape-result', id: message.id, error: error.message } satisfies ScrapeAnswer),
+          (error: Error) =>
+            worker.isConnected() &&
+            worker.send({ type: 'facetform:scrape-result', id: message.id, error: error.message } satisfies ScrapeAnswer),
         );
       }
     });

@@ -105,9 +105,21 @@ export interface PrimaryOptions {
 function workerMetrics(registry: Registry, wanted: number) {
   new Gauge({ name: 'facetform_workers_wanted', help: 'Worker processes configured (WORKERS).', registers: [registry] }).set(wanted);
   return {
-    listening: new Gauge({ name: 'facetform_workers_listening', help: 'Worker processes serving now; fewer than wanted means a worker could not be replaced.', registers: [registry] }),
-    exits: new Counter({ name: 'facetform_worker_exits_total', help: 'Worker processes that exited while the server was serving.', registers: [registry] }),
-    startFailures: new Counter({ name: 'facetform_worker_start_failures_total', help: 'Replacement workers that exited before they listened.', registers: [registry] }),
+    listening: new Gauge({
+      name: 'facetform_workers_listening',
+      help: 'Worker processes serving now; fewer than wanted means a worker could not be replaced.',
+      registers: [registry],
+    }),
+    exits: new Counter({
+      name: 'facetform_worker_exits_total',
+      help: 'Worker processes that exited while the server was serving.',
+      registers: [registry],
+    }),
+    startFailures: new Counter({
+      name: 'facetform_worker_start_failures_total',
+      help: 'Replacement workers that exited before they listened.',
+      registers: [registry],
+    }),
   };
 }
 
@@ -129,7 +141,11 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     let lastRestart = 0;
     const restarts = new Set<NodeJS.Timeout>();
 
-    const capacity = (): WorkerCapacity => ({ wanted: options.workers, listening: listening.size, failure: listening.size < options.workers ? lastFailure : undefined });
+    const capacity = (): WorkerCapacity => ({
+      wanted: options.workers,
+      listening: listening.size,
+      failure: listening.size < options.workers ? lastFailure : undefined,
+    });
     const tellWorkers = () => {
       metrics.listening.set(listening.size);
       const message: CapacityMessage = { type: 'facetform:capacity', ...capacity() };
@@ -137,14 +153,23 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     };
 
     const fork = (): Worker => {
-      const worker = cluster.fork({ ...options.env, [WORKER_ENV]: '1', ...(options.key === undefined ? {} : { [KEY_FROM_PRIMARY_ENV]: '1' }) });
+      const worker = cluster.fork({
+        ...options.env,
+        [WORKER_ENV]: '1',
+        ...(options.key === undefined ? {} : { [KEY_FROM_PRIMARY_ENV]: '1' }),
+      });
       worker.on('message', (message: ListeningMessage | StartFailedMessage | { type: 'facetform:want-key' }) => {
-        if (message?.type === 'facetform:want-key' && options.key !== undefined) worker.send({ type: 'facetform:key', key: options.key } satisfies KeyMessage);
+        if (message?.type === 'facetform:want-key' && options.key !== undefined)
+          worker.send({ type: 'facetform:key', key: options.key } satisfies KeyMessage);
         if (message?.type === 'facetform:start-failed') failures.set(worker.id, message.reason);
         if (message?.type === 'facetform:listening') {
           listening.add(worker.id);
           if (!everListened) options.onListening(message.url);
-          else if (listening.size === options.workers && lastFailure !== undefined) logger.info({ worker: worker.process.pid, listening: listening.size, wanted: options.workers }, 'every worker is serving again');
+          else if (listening.size === options.workers && lastFailure !== undefined)
+            logger.info(
+              { worker: worker.process.pid, listening: listening.size, wanted: options.workers },
+              'every worker is serving again',
+            );
           everListened = true;
           if (listening.size === options.workers) lastFailure = undefined;
           tellWorkers();
@@ -181,14 +206,24 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       const now = Date.now();
       restartDelayMs = now - lastRestart > 30_000 ? 0 : Math.min(Math.max(restartDelayMs * 2, 250), 30_000);
       lastRestart = now;
-      const state = { worker: worker.process.pid, code, signal, listening: listening.size, wanted: options.workers, retryInMs: restartDelayMs };
+      const state = {
+        worker: worker.process.pid,
+        code,
+        signal,
+        listening: listening.size,
+        wanted: options.workers,
+        retryInMs: restartDelayMs,
+      };
       if (wasListening) {
         logger.warn(state, 'a worker exited; starting another');
       } else {
         // A replacement that cannot start is not retried in silence: every failed try is an error line.
         metrics.startFailures.inc();
         lastFailure = reason;
-        logger.error({ ...state, reason }, `a replacement worker could not start; ${listening.size} of ${options.workers} workers serving; trying again`);
+        logger.error(
+          { ...state, reason },
+          `a replacement worker could not start; ${listening.size} of ${options.workers} workers serving; trying again`,
+        );
       }
       tellWorkers();
       // Not unref'd: with every worker gone, this timer is what keeps the primary alive to try again.

@@ -97,7 +97,16 @@ export const CONFIG_DEFAULTS = {
   WORKERS: '1',
 };
 
-const PERIODS: Record<string, number> = { s: 1000, sec: 1000, second: 1000, m: 60_000, min: 60_000, minute: 60_000, h: 3_600_000, hour: 3_600_000 };
+const PERIODS: Record<string, number> = {
+  s: 1000,
+  sec: 1000,
+  second: 1000,
+  m: 60_000,
+  min: 60_000,
+  minute: 60_000,
+  h: 3_600_000,
+  hour: 3_600_000,
+};
 
 export function parseRateLimit(text: string): RateLimit {
   const match = /^(\d+)\s*\/\s*([a-z]+)$/.exec(text.trim());
@@ -110,7 +119,8 @@ export function parseRateLimit(text: string): RateLimit {
 
 function integer(env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_DEFAULTS, min: number, max: number): number {
   const text = env[name] ?? CONFIG_DEFAULTS[name];
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) throw new ConfigError(name, `"${text}" is not a whole number from ${min} to ${max}`);
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new ConfigError(name, `"${text}" is not a whole number from ${min} to ${max}`);
   return Number(text);
 }
 
@@ -128,7 +138,11 @@ export function readLimits(env: NodeJS.ProcessEnv): RequestLimits {
     maxInflightBytes: integer(env, 'MAX_INFLIGHT_BYTES', MiB, 64 * 1024 * MiB),
   };
   // One answer must fit in what one key may hold (half the budget), or it could never be sent.
-  if (limits.maxAnswerBytes > limits.maxInflightBytes / 2) throw new ConfigError('MAX_ANSWER_BYTES', `${limits.maxAnswerBytes} is more than half of MAX_INFLIGHT_BYTES (${limits.maxInflightBytes}), which is all one key may hold`);
+  if (limits.maxAnswerBytes > limits.maxInflightBytes / 2)
+    throw new ConfigError(
+      'MAX_ANSWER_BYTES',
+      `${limits.maxAnswerBytes} is more than half of MAX_INFLIGHT_BYTES (${limits.maxInflightBytes}), which is all one key may hold`,
+    );
   return limits;
 }
 
@@ -137,14 +151,28 @@ export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json', 
 export type OpenRoute = keyof typeof OPENABLE_ROUTES;
 
 function openRoutes(env: NodeJS.ProcessEnv): OpenRoute[] {
-  const names = (env.OPEN_ROUTES ?? '').split(',').map((name) => name.trim()).filter(Boolean);
+  const names = (env.OPEN_ROUTES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
   const unknown = names.filter((name) => !Object.hasOwn(OPENABLE_ROUTES, name));
-  if (unknown.length > 0) throw new ConfigError('OPEN_ROUTES', `${unknown.map((name) => `"${name}"`).join(', ')} cannot be opened; name ${Object.keys(OPENABLE_ROUTES).join(' or ')}`);
+  if (unknown.length > 0)
+    throw new ConfigError(
+      'OPEN_ROUTES',
+      `${unknown.map((name) => `"${name}"`).join(', ')} cannot be opened; name ${Object.keys(OPENABLE_ROUTES).join(' or ')}`,
+    );
   return names as OpenRoute[];
 }
 
 /** Every setting the server reads from the environment. */
-export const SETTINGS: readonly string[] = [...Object.keys(CONFIG_DEFAULTS), 'BUNDLES_DIR', 'API_KEYS', 'API_KEYS_FILE', 'REDIS_URL', 'OPEN_ROUTES'].sort();
+export const SETTINGS: readonly string[] = [
+  ...Object.keys(CONFIG_DEFAULTS),
+  'BUNDLES_DIR',
+  'API_KEYS',
+  'API_KEYS_FILE',
+  'REDIS_URL',
+  'OPEN_ROUTES',
+].sort();
 
 /** Names close to a setting that users set for another reason: API_KEY is the README's and the console's name for the key a client sends. */
 const CLIENT_VARIABLES = new Set(['API_KEY']);
@@ -178,24 +206,32 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
   let apiKeys: string[] | undefined;
   if (env.API_KEYS !== undefined) {
     apiKeys = env.API_KEYS.split(',').map((key) => key.trim());
-    if (apiKeys.some((key) => key.length < 8)) throw new ConfigError('API_KEYS', 'every comma-separated key must have at least 8 characters');
+    if (apiKeys.some((key) => key.length < 8))
+      throw new ConfigError('API_KEYS', 'every comma-separated key must have at least 8 characters');
   }
   const apiKeysFile = env.API_KEYS_FILE || undefined;
   if (apiKeysFile !== undefined && !existsSync(apiKeysFile)) throw new ConfigError('API_KEYS_FILE', `file ${apiKeysFile} does not exist`);
   const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', `"${redisUrl}" is not a redis:// or rediss:// URL`);
+  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
+    throw new ConfigError('REDIS_URL', `"${redisUrl}" is not a redis:// or rediss:// URL`);
   const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 100, 600_000);
   const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 100, 600_000);
   if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `${headersMs} is longer than REQUEST_TIMEOUT_MS (${requestMs})`);
   const workersText = env.WORKERS ?? CONFIG_DEFAULTS.WORKERS;
   const workers = workersText === 'auto' ? availableParallelism() : Number(workersText);
-  if (!/^(auto|\d+)$/.test(workersText) || workers < 1 || workers > 64) throw new ConfigError('WORKERS', `"${workersText}" is not a number of processes from 1 to 64, or auto`);
+  if (!/^(auto|\d+)$/.test(workersText) || workers < 1 || workers > 64)
+    throw new ConfigError('WORKERS', `"${workersText}" is not a number of processes from 1 to 64, or auto`);
   return {
     workers,
     rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
     redisUrl,
     limits: readLimits(env),
-    timeouts: { headersMs, requestMs, keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000), stallMs: integer(env, 'STALL_TIMEOUT_MS', 100, 600_000) },
+    timeouts: {
+      headersMs,
+      requestMs,
+      keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000),
+      stallMs: integer(env, 'STALL_TIMEOUT_MS', 100, 600_000),
+    },
     port: integer(env, 'PORT', 0, 65535),
     host,
     bundlesDir,

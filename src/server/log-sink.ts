@@ -55,7 +55,8 @@ export function createLogSink(): LogSink {
 
   const drop = (reason: string) => {
     linesDropped += 1;
-    if (episode === undefined && !closed) tellOperator(`facetform: log lines are being dropped (${reason}); facetform_log_lines_dropped_total counts them\n`);
+    if (episode === undefined && !closed)
+      tellOperator(`facetform: log lines are being dropped (${reason}); facetform_log_lines_dropped_total counts them\n`);
     episode = (episode ?? 0) + 1;
   };
   // pino writes one whole line per call, so a dropped write is one dropped line.
@@ -79,7 +80,10 @@ export function createLogSink(): LogSink {
       const finish = (timedOut: boolean) => {
         if (closed) return;
         clearTimeout(timer);
-        if (timedOut || refusing !== undefined) tellOperator(`facetform: shutting down with log lines not written (${refusing ?? `stdout did not take them within ${timeoutMs} ms`})\n`);
+        if (timedOut || refusing !== undefined)
+          tellOperator(
+            `facetform: shutting down with log lines not written (${refusing ?? `stdout did not take them within ${timeoutMs} ms`})\n`,
+          );
         closed = true; // also stops EAGAIN retries, which would keep the process alive
         boom.destroy();
         resolve();

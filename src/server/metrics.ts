@@ -74,7 +74,8 @@ export function createMetrics(): Metrics {
     observeRequest(method, route, status, seconds) {
       const key = `${method}\u0000${route}\u0000${status}`;
       let child = requestChildren.get(key);
-      if (child === undefined) requestChildren.set(key, (child = { count: 0, duration: requestDuration.labels(method, route, String(status)) }));
+      if (child === undefined)
+        requestChildren.set(key, (child = { count: 0, duration: requestDuration.labels(method, route, String(status)) }));
       child.count++;
       child.duration.observe(seconds);
     },

@@ -9,26 +9,52 @@ import { API_KEY_CHALLENGE, API_KEY_HEADER } from './middleware/api-key.js';
 type Json = Record<string, unknown>;
 
 const string = { type: 'string' };
-const header = (description: string, schema: Json = string, example?: string | number): Json => ({ description, schema, ...(example === undefined ? {} : { example }) });
+const header = (description: string, schema: Json = string, example?: string | number): Json => ({
+  description,
+  schema,
+  ...(example === undefined ? {} : { example }),
+});
 
 export const HEADERS: Record<string, Json> = {
-  'X-Request-Id': header('The id of this request in the server log: the caller\'s own X-Request-Id when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, a new UUID otherwise. Problem answers quote it in `instance`.'),
+  'X-Request-Id': header(
+    "The id of this request in the server log: the caller's own X-Request-Id when it is 1 to 128 of `A-Z a-z 0-9 . _ : -`, a new UUID otherwise. Problem answers quote it in `instance`.",
+  ),
   'X-Content-Type-Options': header('Always `nosniff`.', { type: 'string', const: 'nosniff' }),
   'Cache-Control': header('`no-store` on every route that needs the key: its answers depend on the key.', string, 'no-store'),
   RateLimit: header(
-    'On every answer to a keyed request: what is left of the key\'s budget (draft-ietf-httpapi-ratelimit-headers): `r` requests remain, and the bucket is full again in `t` seconds.',
+    "On every answer to a keyed request: what is left of the key's budget (draft-ietf-httpapi-ratelimit-headers): `r` requests remain, and the bucket is full again in `t` seconds.",
     string,
     '"key";r=99;t=1',
   ),
-  'RateLimit-Policy': header('On every answer to a keyed request: the key\'s budget, `q` requests per window of `w` seconds (RATE_LIMIT).', string, '"key";q=100;w=1'),
+  'RateLimit-Policy': header(
+    "On every answer to a keyed request: the key's budget, `q` requests per window of `w` seconds (RATE_LIMIT).",
+    string,
+    '"key";q=100;w=1',
+  ),
   'Retry-After': header('Seconds to wait before trying again.', { type: 'integer', minimum: 0 }, 1),
-  'WWW-Authenticate': header(`How to authenticate: an API key in the ${API_KEY_HEADER} header, or as a Bearer token.`, string, API_KEY_CHALLENGE),
+  'WWW-Authenticate': header(
+    `How to authenticate: an API key in the ${API_KEY_HEADER} header, or as a Bearer token.`,
+    string,
+    API_KEY_CHALLENGE,
+  ),
   Allow: header('The methods the path takes.', string, 'POST'),
   ETag: header('The version of the answer, for If-None-Match.', string, '"5f1c0b6d2a9e4f7e8c3b1a0d9e8f7a6b"'),
   Accept: header('The media type the body must have.', string, 'application/json'),
-  Vary: header('`Accept`: the media type of the answer follows the Accept header unless the `format` query parameter names one.', string, 'Accept'),
-  'X-Facetform-Release': header('The release of the bundle that answered; for a batch, `repository/apiVersion/release` of every bundle that rendered, comma-separated, in request order.', string, '1.1.0'),
-  'X-Facetform-Bundle-Digest': header('The sha256 digest of that bundle; for a batch, their digests, comma-separated, in the same order.', string, 'sha256:0d5c…'),
+  Vary: header(
+    '`Accept`: the media type of the answer follows the Accept header unless the `format` query parameter names one.',
+    string,
+    'Accept',
+  ),
+  'X-Facetform-Release': header(
+    'The release of the bundle that answered; for a batch, `repository/apiVersion/release` of every bundle that rendered, comma-separated, in request order.',
+    string,
+    '1.1.0',
+  ),
+  'X-Facetform-Bundle-Digest': header(
+    'The sha256 digest of that bundle; for a batch, their digests, comma-separated, in the same order.',
+    string,
+    'sha256:0d5c…',
+  ),
   Warning: header(
     'One `299 - "<text>"` per input member the schema does not know (and, for a batch, per values entry no resource reads), the text an RFC 9110 quoted-string; at most 20, then one that counts the rest.',
     string,
@@ -48,7 +74,11 @@ export const okHeaders = (keyed: boolean, ...extra: string[]): Json => refs(...(
 
 const PROBLEM_CONTENT = { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } };
 
-const problem = (description: string, headers: string[] = KEYED_HEADERS): Json => ({ description, headers: refs(...headers), content: PROBLEM_CONTENT });
+const problem = (description: string, headers: string[] = KEYED_HEADERS): Json => ({
+  description,
+  headers: refs(...headers),
+  content: PROBLEM_CONTENT,
+});
 
 /** A problem answer of one operation, with the headers of a keyed route and `extra`. */
 export const problemAnswer = (description: string, ...extra: string[]): Json => problem(description, [...KEYED_HEADERS, ...extra]);
@@ -58,20 +88,34 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
     BadRequest: problem(
       `/problems/bad-request: malformed JSON, nesting deeper than ${MAX_NESTING} levels, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (\`known\` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one. A request that is not HTTP/1.1 gets it too, without any header but Content-Type.`,
     ),
-    Unauthorized: problem(`/problems/unauthorized: ${API_KEY_HEADER} (or Authorization: Bearer) is missing or not valid (both answer alike).`, [...APP_HEADERS, 'WWW-Authenticate']),
+    Unauthorized: problem(
+      `/problems/unauthorized: ${API_KEY_HEADER} (or Authorization: Bearer) is missing or not valid (both answer alike).`,
+      [...APP_HEADERS, 'WWW-Authenticate'],
+    ),
     NotFound: problem('/problems/not-found: no such vendor, repository, API version, release or collection; `known` names what exists.'),
     MethodNotAllowed: problem('/problems/method-not-allowed: the path takes only the methods Allow lists.', [...KEYED_HEADERS, 'Allow']),
     NotAcceptable: problem(
       '/problems/not-acceptable: the Accept header allows none of the media types the route answers with (exec and batch: application/json and application/yaml, unless the `format` query parameter names one); `available` lists them.',
       [...KEYED_HEADERS, 'Vary'],
     ),
-    RequestTimeout: problem('/problems/client-error: the request did not arrive in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection closes.', []),
+    RequestTimeout: problem(
+      '/problems/client-error: the request did not arrive in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS); the connection closes.',
+      [],
+    ),
     PayloadTooLarge: problem(`/problems/payload-too-large: the body is over ${BODY_LIMIT_BYTES} bytes.`),
-    UnsupportedMediaType: problem('/problems/unsupported-media-type: the body is not uncompressed application/json in UTF-8; Accept says what to send.', [...KEYED_HEADERS, 'Accept']),
+    UnsupportedMediaType: problem(
+      '/problems/unsupported-media-type: the body is not uncompressed application/json in UTF-8; Accept says what to send.',
+      [...KEYED_HEADERS, 'Accept'],
+    ),
     InvalidValues: problem(texts.invalidValues),
-    TooManyRequests: problem('/problems/too-many-requests: the key has used its budget (RATE_LIMIT); retry after Retry-After seconds.', [...KEYED_HEADERS, 'Retry-After']),
+    TooManyRequests: problem('/problems/too-many-requests: the key has used its budget (RATE_LIMIT); retry after Retry-After seconds.', [
+      ...KEYED_HEADERS,
+      'Retry-After',
+    ]),
     HeadersTooLarge: problem('/problems/client-error: the request line or headers are too large; the connection closes.', []),
-    InternalError: problem('/problems/internal-error: the server failed unexpectedly; quote the request id (X-Request-Id, `instance`) when reporting it.'),
+    InternalError: problem(
+      '/problems/internal-error: the server failed unexpectedly; quote the request id (X-Request-Id, `instance`) when reporting it.',
+    ),
     ServerBusy: problem(
       `/problems/server-busy: the bodies and unsent answers of all callers already take what the server may hold (${limits.maxInflightBytes} bytes, one key at most half). Retry after Retry-After seconds.`,
       [...KEYED_HEADERS, 'Retry-After'],
@@ -79,10 +123,17 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
   };
 }
 
-const answers = (entries: Record<string, string>): Json => Object.fromEntries(Object.entries(entries).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
+const answers = (entries: Record<string, string>): Json =>
+  Object.fromEntries(Object.entries(entries).map(([status, name]) => [status, { $ref: `#/components/responses/${name}` }]));
 
 /** Any request may get these: Node's HTTP parser answers 408 and 431 before the app sees the request. */
-export const ANY_ANSWERS = answers({ '400': 'BadRequest', '406': 'NotAcceptable', '408': 'RequestTimeout', '431': 'HeadersTooLarge', '500': 'InternalError' });
+export const ANY_ANSWERS = answers({
+  '400': 'BadRequest',
+  '406': 'NotAcceptable',
+  '408': 'RequestTimeout',
+  '431': 'HeadersTooLarge',
+  '500': 'InternalError',
+});
 /** A route that needs the key. */
 export const KEYED_ANSWERS = { ...ANY_ANSWERS, ...answers({ '401': 'Unauthorized', '429': 'TooManyRequests' }) };
 export const NOT_FOUND = answers({ '404': 'NotFound' });

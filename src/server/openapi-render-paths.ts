@@ -15,17 +15,27 @@ type Json = Record<string, unknown>;
 const FORMAT_PARAMETER: Json = {
   name: 'format',
   in: 'query',
-  description: 'Manifest format; when given, it wins over the Accept header. Without it, Accept chooses (application/json or application/yaml), JSON by default.',
+  description:
+    'Manifest format; when given, it wins over the Accept header. Without it, Accept chooses (application/json or application/yaml), JSON by default.',
   schema: { type: 'string', enum: [...FORMATS] },
 };
-const STRICT_PARAMETER: Json = { name: 'strict', in: 'query', description: 'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.', schema: { type: 'boolean', default: false } };
+const STRICT_PARAMETER: Json = {
+  name: 'strict',
+  in: 'query',
+  description:
+    'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.',
+  schema: { type: 'boolean', default: false },
+};
 
 /** The 200 of a render route: JSON or YAML, as `format` or Accept chose. */
 function renderAnswer(description: string, json: Json): Json {
   return {
     description,
     headers: okHeaders(true, 'Vary', 'X-Facetform-Release', 'X-Facetform-Bundle-Digest', 'Warning'),
-    content: { [MEDIA_TYPES.json]: json, [MEDIA_TYPES.yaml]: { schema: { type: 'string', description: 'YAML documents, as kubectl reads them.' } } },
+    content: {
+      [MEDIA_TYPES.json]: json,
+      [MEDIA_TYPES.yaml]: { schema: { type: 'string', description: 'YAML documents, as kubectl reads them.' } },
+    },
   };
 }
 
@@ -56,7 +66,11 @@ function execBody(collection: BundleCollection, valuesRef: string): Json {
 function batchBody(repositories: string[]): Json {
   const { resources, values } = batchRequestSchema.properties;
   const { repository, apiVersion } = resources.items.properties;
-  const properties = { ...resources.items.properties, repository: { ...repository, enum: repositories }, apiVersion: { ...apiVersion, default: DEFAULT_API_VERSION } };
+  const properties = {
+    ...resources.items.properties,
+    repository: { ...repository, enum: repositories },
+    apiVersion: { ...apiVersion, default: DEFAULT_API_VERSION },
+  };
   const resource = { ...resources.items, properties };
   return {
     ...batchRequestSchema,
@@ -76,11 +90,17 @@ function batchBody(repositories: string[]): Json {
 export function execOperation(repository: RepositoryIdentity, releases: string[], collection: BundleCollection, components: Json): Json {
   const prefix = `${repository.name}.${repository.apiVersion}.${collection.name}.`;
   components[`${prefix}Values`] = hoist(collection.schema, prefix, components);
-  const sections = collection.sections.map((section) => `- \`${section.name}\` (${section.facets.join(', ')}): ${section.description}`).join('\n');
+  const sections = collection.sections
+    .map((section) => `- \`${section.name}\` (${section.facets.join(', ')}): ${section.description}`)
+    .join('\n');
   const manifest = {
     type: 'object',
     required: ['apiVersion', 'kind', 'metadata'],
-    properties: { apiVersion: { const: collection.apiVersion }, kind: { const: collection.kind }, metadata: { $ref: '#/components/schemas/ObjectMeta' } },
+    properties: {
+      apiVersion: { const: collection.apiVersion },
+      kind: { const: collection.kind },
+      metadata: { $ref: '#/components/schemas/ObjectMeta' },
+    },
     additionalProperties: true,
   };
   return {
@@ -91,14 +111,24 @@ export function execOperation(repository: RepositoryIdentity, releases: string[]
     parameters: [
       FORMAT_PARAMETER,
       STRICT_PARAMETER,
-      { name: 'release', in: 'query', description: 'Release of the repository to render with; the latest by default.', schema: { type: 'string', enum: releases } },
+      {
+        name: 'release',
+        in: 'query',
+        description: 'Release of the repository to render with; the latest by default.',
+        schema: { type: 'string', enum: releases },
+      },
     ],
     requestBody: requestBody(
       execBody(collection, `#/components/schemas/${prefix}Values`),
-      Object.fromEntries(collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }])),
+      Object.fromEntries(
+        collection.examples.map((example) => [example.name, { summary: example.description || example.name, value: example.request }]),
+      ),
     ),
     responses: {
-      '200': renderAnswer('The rendered manifest, ready for `kubectl apply -f -`.', { schema: manifest, examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])) }),
+      '200': renderAnswer('The rendered manifest, ready for `kubectl apply -f -`.', {
+        schema: manifest,
+        examples: Object.fromEntries(collection.examples.map((example) => [example.name, { value: example.manifest }])),
+      }),
       ...RENDER_ANSWERS,
     },
   };
@@ -133,10 +163,20 @@ export function batchOperation(registry: BundleRegistry, vendor: string): Json {
       'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
       'The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
     parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
-    requestBody: requestBody(batchBody(repositories), { application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) } }),
+    requestBody: requestBody(batchBody(repositories), {
+      application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) },
+    }),
     responses: {
       '200': renderAnswer('A List, or YAML documents, for `kubectl apply -f -`.', {
-        schema: { type: 'object', required: ['apiVersion', 'kind', 'items'], properties: { apiVersion: { const: 'v1' }, kind: { const: 'List' }, items: { type: 'array', items: { $ref: '#/components/schemas/Manifest' } } } },
+        schema: {
+          type: 'object',
+          required: ['apiVersion', 'kind', 'items'],
+          properties: {
+            apiVersion: { const: 'v1' },
+            kind: { const: 'List' },
+            items: { type: 'array', items: { $ref: '#/components/schemas/Manifest' } },
+          },
+        },
       }),
       ...RENDER_ANSWERS,
     },

@@ -28,12 +28,20 @@ export const SHARED_SCHEMAS: Record<string, Json> = {
     description: 'RFC 9457 problem details.',
     required: ['type', 'title', 'status', 'detail'],
     properties: {
-      type: { type: 'string', description: 'A relative URI: /problems/<type>, each described at GET /problems/<type>.', examples: Object.keys(PROBLEM_TYPES).map((type) => `/problems/${type}`) },
+      type: {
+        type: 'string',
+        description: 'A relative URI: /problems/<type>, each described at GET /problems/<type>.',
+        examples: Object.keys(PROBLEM_TYPES).map((type) => `/problems/${type}`),
+      },
       title: string,
       status: { type: 'integer', minimum: 400, maximum: 599 },
       detail: string,
       instance: { type: 'string', description: 'urn:request:<request id>' },
-      errors: { type: 'array', maxItems: LISTED_PROBLEMS, items: record({ pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: string }) },
+      errors: {
+        type: 'array',
+        maxItems: LISTED_PROBLEMS,
+        items: record({ pointer: { type: 'string', description: 'JSON Pointer into the request body.' }, detail: string }),
+      },
       more: { type: 'integer', minimum: 1, description: `How many problems errors leaves out: it lists at most ${LISTED_PROBLEMS}.` },
       limit: { type: 'integer', description: 'With answer-too-large: the most bytes one answer may hold.' },
       known: { ...strings, description: 'With not-found: what exists; with an unknown query parameter: the parameters the route takes.' },
@@ -45,7 +53,12 @@ export const SHARED_SCHEMAS: Record<string, Json> = {
   ObjectMeta: {
     type: 'object',
     description: 'Kubernetes ObjectMeta of a rendered object.',
-    properties: { name: string, namespace: string, labels: { type: 'object', additionalProperties: string }, annotations: { type: 'object', additionalProperties: string } },
+    properties: {
+      name: string,
+      namespace: string,
+      labels: { type: 'object', additionalProperties: string },
+      annotations: { type: 'object', additionalProperties: string },
+    },
     additionalProperties: true,
   },
   Manifest: {
@@ -88,7 +101,18 @@ export const SHARED_SCHEMAS: Record<string, Json> = {
       release: string,
       description: string,
       digest: string,
-      collections: { type: 'array', items: record({ name: string, kind: string, apiVersion: string, variable: string, description: string, facets: strings, href: string }) },
+      collections: {
+        type: 'array',
+        items: record({
+          name: string,
+          kind: string,
+          apiVersion: string,
+          variable: string,
+          description: string,
+          facets: strings,
+          href: string,
+        }),
+      },
     },
     'The collections of one release of a repository.',
   ),
@@ -102,7 +126,15 @@ export const SHARED_SCHEMAS: Record<string, Json> = {
       apiVersion: string,
       description: string,
       facets: strings,
-      sections: { type: 'array', items: record({ name: string, facets: strings, description: string, inputs: { ...strings, description: 'The input paths the section reads.' } }) },
+      sections: {
+        type: 'array',
+        items: record({
+          name: string,
+          facets: strings,
+          description: string,
+          inputs: { ...strings, description: 'The input paths the section reads.' },
+        }),
+      },
       examples: { type: 'array', items: record({ name: string, description: string, request: ref('ExecRequest') }) },
       links: record({ exec: string, schema: string, types: string }),
     },
@@ -132,8 +164,11 @@ function withoutDollarProperties(node: Json): Json {
   for (const name of dollar) delete properties[name];
   const named = `It may also hold ${dollar.map((name) => `\`${name}\``).join(', ')}.`;
   const description = typeof node.description === 'string' ? `${node.description} ${named}` : named;
-  if (node.additionalProperties !== false) return { ...node, description, properties, additionalProperties: node.additionalProperties ?? true };
-  const patterns = Object.fromEntries(dollar.map((name) => [`^${name.replace(/[$^.*+?()[\]{}|\\]/g, '\\$&')}$`, (node.properties as Json)[name]]));
+  if (node.additionalProperties !== false)
+    return { ...node, description, properties, additionalProperties: node.additionalProperties ?? true };
+  const patterns = Object.fromEntries(
+    dollar.map((name) => [`^${name.replace(/[$^.*+?()[\]{}|\\]/g, '\\$&')}$`, (node.properties as Json)[name]]),
+  );
   return { ...node, description, properties, patternProperties: { ...((node.patternProperties as Json) ?? {}), ...patterns } };
 }
 
@@ -150,7 +185,19 @@ function withDefaultInDescription(node: Json): Json {
 }
 
 /** Keywords whose value is a schema, a map of schemas, or a list of schemas; any other value is data (enum, default, x-…). */
-const SUBSCHEMA = new Set(['items', 'additionalItems', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedItems', 'unevaluatedProperties']);
+const SUBSCHEMA = new Set([
+  'items',
+  'additionalItems',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedItems',
+  'unevaluatedProperties',
+]);
 const SUBSCHEMA_MAP = new Set(['properties', 'patternProperties', 'dependentSchemas']);
 const SUBSCHEMA_LIST = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems']);
 
@@ -164,11 +211,13 @@ export function hoist(schema: Schema, prefix: string, components: Json): Json {
       if (key === '$schema' || key === 'definitions') continue;
       if (key === '$ref' && typeof value === 'string') out[key] = value.replace('#/definitions/', `#/components/schemas/${prefix}`);
       else if (SUBSCHEMA.has(key) || SUBSCHEMA_LIST.has(key)) out[key] = rewrite(value);
-      else if (SUBSCHEMA_MAP.has(key) && isPlainObject(value)) out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, rewrite(member)]));
+      else if (SUBSCHEMA_MAP.has(key) && isPlainObject(value))
+        out[key] = Object.fromEntries(Object.entries(value).map(([name, member]) => [name, rewrite(member)]));
       else out[key] = value;
     }
     return withDefaultInDescription(withoutUnionType(withoutDollarProperties(out)));
   };
-  for (const [name, definition] of Object.entries((schema.definitions as Record<string, Schema>) ?? {})) components[`${prefix}${name}`] = rewrite(definition);
+  for (const [name, definition] of Object.entries((schema.definitions as Record<string, Schema>) ?? {}))
+    components[`${prefix}${name}`] = rewrite(definition);
   return rewrite(schema) as Json;
 }

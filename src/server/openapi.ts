@@ -46,7 +46,9 @@ function tags(registry: BundleRegistry): Json[] {
     }
   }
   return [
-    ...[...repositories].sort(([a], [b]) => (a < b ? -1 : 1)).map(([name, description]) => ({ name, description: `Render the collections of ${name}: ${description}` })),
+    ...[...repositories]
+      .sort(([a], [b]) => (a < b ? -1 : 1))
+      .map(([name, description]) => ({ name, description: `Render the collections of ${name}: ${description}` })),
     { name: 'batch', description: 'Render resources of several collections in one call.' },
     { name: 'discovery', description: 'What the server serves: vendors, repositories, releases, collections, their schemas and types.' },
     { name: 'operations', description: 'Health, readiness, metrics, and the description of the API itself.' },
@@ -63,7 +65,9 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
         const releases = bundles.map((loaded) => loaded.bundle.repository.release);
         for (const collection of latest.collections) {
           const { name, apiVersion } = latest.repository;
-          paths[`/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections/${collection.name}/exec`] = { post: execOperation(latest.repository, releases, collection, schemas) };
+          paths[`/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections/${collection.name}/exec`] = {
+            post: execOperation(latest.repository, releases, collection, schemas),
+          };
         }
       }
     }
@@ -85,7 +89,11 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
     components: {
       securitySchemes: {
         apiKey: { type: 'apiKey', in: 'header', name: API_KEY_HEADER, description: 'An API key (`facetform keys new NAME`).' },
-        bearer: { type: 'http', scheme: 'bearer', description: `The same API key as a Bearer token, for tools that send only Authorization (Prometheus); ${API_KEY_HEADER} wins when both are sent.` },
+        bearer: {
+          type: 'http',
+          scheme: 'bearer',
+          description: `The same API key as a Bearer token, for tools that send only Authorization (Prometheus); ${API_KEY_HEADER} wins when both are sent.`,
+        },
       },
       schemas,
       headers: HEADERS,

@@ -110,14 +110,23 @@ export function previewMarking(preview: Preview): Middleware {
         );
       }
       const body: unknown = ctx.body;
-      if (ctx.method === 'GET' && ctx.status === 200 && (ctx.path === '/apis/repos' || ctx.path.startsWith('/apis/repos/')) && isPlainObject(body)) {
-        ctx.body = { ...body, preview: `${preview.note}: served by facetform dev from the files as they are now, not a release; releases are made by facetform build` };
+      if (
+        ctx.method === 'GET' &&
+        ctx.status === 200 &&
+        (ctx.path === '/apis/repos' || ctx.path.startsWith('/apis/repos/')) &&
+        isPlainObject(body)
+      ) {
+        ctx.body = {
+          ...body,
+          preview: `${preview.note}: served by facetform dev from the files as they are now, not a release; releases are made by facetform build`,
+        };
       }
     }
   };
 }
 
-const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 
 /** How often an idle event stream says something, so that no proxy or idle timeout closes it. */
 const HEARTBEAT_MS = 15_000;

@@ -31,17 +31,28 @@ export function reload(state: ServerState, sources: ReloadSources): ReloadOutcom
       state.logger.info({ keys: state.keys.size }, 'reload: API keys read again');
     } catch (error) {
       outcome.keys = 'kept';
-      state.logger.error({ err: error instanceof KeyFileError ? { message: error.message } : error }, 'reload: API_KEYS_FILE could not be read; the previous keys stay valid');
+      state.logger.error(
+        { err: error instanceof KeyFileError ? { message: error.message } : error },
+        'reload: API_KEYS_FILE could not be read; the previous keys stay valid',
+      );
     }
   }
   try {
     const registry = loadRegistry(sources.distDir);
     state.registry = registry;
     outcome.bundles = 'reloaded';
-    state.logger.info({ bundles: registry.bundles.map((loaded) => `${loaded.bundle.repository.name}/${loaded.bundle.repository.apiVersion}/${loaded.bundle.repository.release}`) }, 'reload: bundles loaded');
+    state.logger.info(
+      {
+        bundles: registry.bundles.map(
+          (loaded) => `${loaded.bundle.repository.name}/${loaded.bundle.repository.apiVersion}/${loaded.bundle.repository.release}`,
+        ),
+      },
+      'reload: bundles loaded',
+    );
   } catch (error) {
     // Whatever went wrong, a reload must never take down a server that is serving.
-    if (error instanceof BundleLoadError) state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
+    if (error instanceof BundleLoadError)
+      state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
     else state.logger.error({ err: error }, 'reload: failed; the previous bundles keep serving');
   }
   return outcome;

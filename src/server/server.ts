@@ -12,12 +12,20 @@ import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
-import { CONFIG_DEFAULTS, OPENABLE_ROUTES, type OpenRoute, parseRateLimit, type RateLimit, readLimits, type RequestLimits, type ServerTimeouts } from './config.js';
+import {
+  CONFIG_DEFAULTS,
+  OPENABLE_ROUTES,
+  type OpenRoute,
+  parseRateLimit,
+  type RateLimit,
+  readLimits,
+  type RequestLimits,
+  type ServerTimeouts,
+} from './config.js';
 import { InflightBytes } from './inflight-bytes.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { SchemaFiles } from './routes/schemas.js';
 import type { ServerState } from './state.js';
-
 
 export interface RunningServer {
   server: Server;
@@ -48,8 +56,14 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     inflight: new InflightBytes(limits.maxInflightBytes),
     metrics: createMetrics(),
     ready: true,
-    openapi: perRegistry(() => state.registry, (registry) => JSON.stringify(buildOpenApi(registry, PACKAGE_VERSION, state.limits))),
-    schemas: perRegistry(() => state.registry, (registry) => new SchemaFiles(registry.bundles.map((loaded) => loaded.bundle))),
+    openapi: perRegistry(
+      () => state.registry,
+      (registry) => JSON.stringify(buildOpenApi(registry, PACKAGE_VERSION, state.limits)),
+    ),
+    schemas: perRegistry(
+      () => state.registry,
+      (registry) => new SchemaFiles(registry.bundles.map((loaded) => loaded.bundle)),
+    ),
   };
   return state;
 }
@@ -69,7 +83,7 @@ function perRegistry<T>(current: () => BundleRegistry, make: (registry: BundleRe
  * request lines, timeouts) also get a problem+json answer, then the connection closes.
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || (error.code === 'ECONNRESET')) {
+  if (!socket.writable || error.code === 'ECONNRESET') {
     socket.destroy();
     return;
   }
@@ -80,7 +94,9 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
         ? [408, 'Request Timeout', 'the request was not received in time']
         : [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
   const body = JSON.stringify({ type: `/problems/${status === 400 ? 'bad-request' : 'client-error'}`, title: reason, status, detail });
-  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  socket.end(
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+  );
 }
 
 /** How long idle keep-alive sockets stay open once a drain begins, at most. */
@@ -93,11 +109,21 @@ export const DEFAULT_TIMEOUTS: ServerTimeouts = {
   stallMs: Number(CONFIG_DEFAULTS.STALL_TIMEOUT_MS),
 };
 
-export async function startServer(state: ServerState, port: number, host: string, timeouts: ServerTimeouts = DEFAULT_TIMEOUTS): Promise<RunningServer> {
+export async function startServer(
+  state: ServerState,
+  port: number,
+  host: string,
+  timeouts: ServerTimeouts = DEFAULT_TIMEOUTS,
+): Promise<RunningServer> {
   const app = createApp(state);
   // A slow client cannot hold a connection: headers, the whole request and idle keep-alive are timed,
   // and a connection on which no byte moves for stallMs (a client that does not read its answer) is closed.
-  const server = createServer({ headersTimeout: timeouts.headersMs, requestTimeout: timeouts.requestMs, keepAliveTimeout: timeouts.keepAliveMs, connectionsCheckingInterval: Math.min(1000, timeouts.headersMs) });
+  const server = createServer({
+    headersTimeout: timeouts.headersMs,
+    requestTimeout: timeouts.requestMs,
+    keepAliveTimeout: timeouts.keepAliveMs,
+    connectionsCheckingInterval: Math.min(1000, timeouts.headersMs),
+  });
   server.timeout = timeouts.stallMs;
   let draining = false;
   // While draining, every answer says Connection: close, so a keep-alive client learns to go elsewhere

@@ -79,7 +79,11 @@ export function parseReference(text: string, offset = 0): Reference {
 function parseExpression(source: string, offset: number): Expression {
   const trimmed = source.trim();
   if (trimmed === '') {
-    throw new PlaceholderSyntaxError('empty placeholder "{{}}"', offset, 'write a reference inside the braces, e.g. {{ __SVC_ID__.metadata }}');
+    throw new PlaceholderSyntaxError(
+      'empty placeholder "{{}}"',
+      offset,
+      'write a reference inside the braces, e.g. {{ __SVC_ID__.metadata }}',
+    );
   }
   const references = trimmed.split('??').map((alternative) => {
     const text = alternative.trim();

@@ -32,17 +32,36 @@ interface Breach {
   reason: string;
 }
 
-export function classifyDifferences(old: Executable, now: Executable, body: JsonObject, before: JsonObject, after: JsonObject, differences: Difference[]): ClassifiedDifference[] {
+export function classifyDifferences(
+  old: Executable,
+  now: Executable,
+  body: JsonObject,
+  before: JsonObject,
+  after: JsonObject,
+  differences: Difference[],
+): ClassifiedDifference[] {
   const breaches = breachesOf(old, now, before, after);
   return differences.map((difference) => {
     const at = fromPointer(difference.pointer);
-    const breach = breaches.find((candidate) => related(candidate.at, at) && (candidate.class !== 'unchecked' || ranOn(candidate.at, difference)));
+    const breach = breaches.find(
+      (candidate) => related(candidate.at, at) && (candidate.class !== 'unchecked' || ranOn(candidate.at, difference)),
+    );
     if (breach !== undefined) return { ...difference, class: breach.class, level: 'breaking', reason: breach.reason };
     const callerSet = difference.after === undefined ? callerMember(old, body, at) : undefined;
     if (callerSet !== undefined) {
-      return { ...difference, class: 'dropped', level: 'breaking', reason: `the new release no longer renders what the caller set at ${callerSet}: kubectl apply removes it from the live ${before.kind}` };
+      return {
+        ...difference,
+        class: 'dropped',
+        level: 'breaking',
+        reason: `the new release no longer renders what the caller set at ${callerSet}: kubectl apply removes it from the live ${before.kind}`,
+      };
     }
-    return { ...difference, class: 'accepted', level: 'minor', reason: 'the API server accepts it; callers see other output, so at least a minor release' };
+    return {
+      ...difference,
+      class: 'accepted',
+      level: 'minor',
+      reason: 'the API server accepts it; callers see other output, so at least a minor release',
+    };
   });
 }
 
@@ -51,11 +70,13 @@ function breachesOf(old: Executable, now: Executable, before: JsonObject, after:
   const breaches: Breach[] = [];
   for (const pointer of IDENTITY) {
     const [was, is] = [lookup(before, fromPointer(pointer)), lookup(after, fromPointer(pointer))];
-    if (!isDeepStrictEqual(was, is)) breaches.push({ at: fromPointer(pointer), class: 'identity', reason: identityReason(pointer, kind, was, is) });
+    if (!isDeepStrictEqual(was, is))
+      breaches.push({ at: fromPointer(pointer), class: 'identity', reason: identityReason(pointer, kind, was, is) });
   }
   for (const violation of immutableViolations(String(before.apiVersion), kind, before, after)) {
     const reason = `${violation.message} (${kind} ${violation.pointer} is immutable: ${violation.source})`;
-    for (const pointer of [violation.pointer, ...violation.writtenFrom]) breaches.push({ at: fromPointer(pointer), class: 'immutable', reason });
+    for (const pointer of [violation.pointer, ...violation.writtenFrom])
+      breaches.push({ at: fromPointer(pointer), class: 'immutable', reason });
   }
   // A custom resource's immutable fields are its CRD's transition rules. The cluster may still have
   // the old release's CRD when the objects are updated, or already the new one: both must pass.
@@ -65,7 +86,11 @@ function breachesOf(old: Executable, now: Executable, before: JsonObject, after:
   ];
   for (const { check, release } of crds) {
     for (const problem of check?.transitionProblems(before, after) ?? []) {
-      breaches.push({ at: fromPointer(problem.pointer), class: 'immutable', reason: `${problem.detail} (a transition rule of the ${kind} CRD of the ${release} release refuses the update)` });
+      breaches.push({
+        at: fromPointer(problem.pointer),
+        class: 'immutable',
+        reason: `${problem.detail} (a transition rule of the ${kind} CRD of the ${release} release refuses the update)`,
+      });
     }
     for (const rule of check?.uncheckedTransitionRules ?? []) {
       breaches.push({
@@ -93,8 +118,10 @@ function ranOn(pattern: string[], difference: Difference): boolean {
 
 function identityReason(pointer: string, kind: string, was: unknown, is: unknown): string {
   const shown = (value: unknown) => (value === undefined ? 'none' : JSON.stringify(value));
-  if (pointer === '/metadata/name') return `renames the ${kind} from ${shown(was)} to ${shown(is)}: kubectl apply creates a new one beside the caller's, which keeps running`;
-  if (pointer === '/metadata/namespace') return `moves the ${kind} from namespace ${shown(was)} to ${shown(is)}: kubectl apply creates a new one there and leaves the caller's`;
+  if (pointer === '/metadata/name')
+    return `renames the ${kind} from ${shown(was)} to ${shown(is)}: kubectl apply creates a new one beside the caller's, which keeps running`;
+  if (pointer === '/metadata/namespace')
+    return `moves the ${kind} from namespace ${shown(was)} to ${shown(is)}: kubectl apply creates a new one there and leaves the caller's`;
   if (pointer === '/kind') return `renders a ${shown(is)} instead of a ${shown(was)}: kubectl apply creates it beside the caller's object`;
   return `changes the apiVersion from ${shown(was)} to ${shown(is)}: the caller's object and its tooling are named by it`;
 }

@@ -26,9 +26,15 @@ export function outputLevel(comparison: RenderedComparison): 'breaking' | 'minor
 export function formatComparison(comparison: RenderedComparison): string {
   const lines: string[] = [];
   const level = outputLevel(comparison);
-  const verdict = level === undefined ? 'existing requests render the same' : level === 'breaking' ? 'BREAKING: kubectl apply would refuse or replace callers\' objects' : 'renders differently (a minor release at least)';
+  const verdict =
+    level === undefined
+      ? 'existing requests render the same'
+      : level === 'breaking'
+        ? "BREAKING: kubectl apply would refuse or replace callers' objects"
+        : 'renders differently (a minor release at least)';
   lines.push(`${comparison.repository} ${comparison.apiVersion} ${comparison.from} → ${comparison.to}: ${verdict}`);
-  for (const { name, kind, examples } of comparison.added) lines.push(`  + ${name} (${kind}): a new collection; examples ${examples.join(', ') || 'none'}`);
+  for (const { name, kind, examples } of comparison.added)
+    lines.push(`  + ${name} (${kind}): a new collection; examples ${examples.join(', ') || 'none'}`);
   for (const name of comparison.removed) lines.push(`  - ${name}: removed; requests to it are refused (BREAKING)`);
   for (const collection of comparison.collections) {
     const differing = collection.requests.filter((request) => request.refused.length > 0 || request.differences.length > 0);
@@ -45,14 +51,27 @@ export function formatComparison(comparison: RenderedComparison): string {
       lines.push(`    ${first!.request.name}`);
       if (alike.length > 0) {
         const named = alike.slice(0, NAMED_ALIKE).map((request) => request.request.name);
-        lines.push(`      (the same for ${named.join('; ')}${alike.length > NAMED_ALIKE ? `; and ${alike.length - NAMED_ALIKE} more` : ''})`);
+        lines.push(
+          `      (the same for ${named.join('; ')}${alike.length > NAMED_ALIKE ? `; and ${alike.length - NAMED_ALIKE} more` : ''})`,
+        );
       }
-      for (const problem of first!.refused) lines.push(`      ! ${shownPointer(problem.pointer) || '/'} ${problem.detail}`, `          BREAKING, refused: ${comparison.to} refuses a request ${comparison.from} rendered`);
+      for (const problem of first!.refused)
+        lines.push(
+          `      ! ${shownPointer(problem.pointer) || '/'} ${problem.detail}`,
+          `          BREAKING, refused: ${comparison.to} refuses a request ${comparison.from} rendered`,
+        );
       for (const difference of first!.differences) {
         const mark = difference.before === undefined ? MARK.added : difference.after === undefined ? MARK.dropped : MARK.changed;
-        const values = difference.before === undefined ? shown(difference.after) : difference.after === undefined ? shown(difference.before) : `${shown(difference.before)} → ${shown(difference.after)}`;
+        const values =
+          difference.before === undefined
+            ? shown(difference.after)
+            : difference.after === undefined
+              ? shown(difference.before)
+              : `${shown(difference.before)} → ${shown(difference.after)}`;
         lines.push(`      ${mark} ${shownPointer(difference.pointer)}  ${values}`);
-        lines.push(`          ${difference.level === 'breaking' ? 'BREAKING' : difference.level}, ${difference.class}: ${difference.reason}`);
+        lines.push(
+          `          ${difference.level === 'breaking' ? 'BREAKING' : difference.level}, ${difference.class}: ${difference.reason}`,
+        );
       }
     }
   }
@@ -64,6 +83,8 @@ export function formatVerdict(verdict: Verdict, comparison: RenderedComparison):
   const lines = [`  changes of ${comparison.to} after ${comparison.from}, as the build judges them:`];
   for (const change of verdict.changes) lines.push(`    ${change.level.padEnd(8)} ${change.text}`);
   if (verdict.changes.length === 0) lines.push('    none');
-  lines.push(verdict.ok ? `  verdict: the build accepts ${comparison.to} after ${comparison.from}` : `  verdict: REFUSED: ${verdict.message}`);
+  lines.push(
+    verdict.ok ? `  verdict: the build accepts ${comparison.to} after ${comparison.from}` : `  verdict: REFUSED: ${verdict.message}`,
+  );
   return lines.join('\n') + '\n';
 }

@@ -46,7 +46,19 @@ interface FieldRule {
 const FILE = 'src/upgrade/immutable-fields.json';
 const TOP_MEMBERS = new Set(['$comment', 'kubernetesVersion', 'kinds']);
 const KIND_MEMBERS = new Set(['group', 'kind', 'source', 'note', 'fields']);
-const FIELD_MEMBERS = new Set(['path', 'message', 'source', 'rule', 'default', 'absentKeepsOld', 'settableOnce', 'unordered', 'when', 'unless', 'note']);
+const FIELD_MEMBERS = new Set([
+  'path',
+  'message',
+  'source',
+  'rule',
+  'default',
+  'absentKeepsOld',
+  'settableOnce',
+  'unordered',
+  'when',
+  'unless',
+  'note',
+]);
 const CONDITION_MEMBERS = new Set(['path', 'equals', 'of']);
 const MANIFESTS: readonly Manifests[] = ['old', 'new', 'both', 'either'];
 
@@ -57,7 +69,8 @@ export function parseImmutableFields(value: unknown): Map<string, FieldRule[]> {
   };
   const members = (entry: unknown, allowed: Set<string>, where: string): Record<string, unknown> => {
     if (!isPlainObject(entry)) return fail(where, 'must be an object');
-    for (const name of Object.keys(entry)) if (!allowed.has(name)) fail(where, `unknown member "${name}" (known: ${[...allowed].join(', ')})`);
+    for (const name of Object.keys(entry))
+      if (!allowed.has(name)) fail(where, `unknown member "${name}" (known: ${[...allowed].join(', ')})`);
     return entry;
   };
   const text = (entry: Record<string, unknown>, name: string, where: string, pattern = /./): string => {
@@ -71,7 +84,8 @@ export function parseImmutableFields(value: unknown): Map<string, FieldRule[]> {
   };
   const pointer = (entry: Record<string, unknown>, where: string): string[] => {
     const path = fromPointer(text(entry, 'path', where, /^\//));
-    if (path.includes('*') || path.includes('')) fail(where, `"path" ${String(entry.path)} has a wildcard or empty segment, which the evaluator does not read`);
+    if (path.includes('*') || path.includes(''))
+      fail(where, `"path" ${String(entry.path)} has a wildcard or empty segment, which the evaluator does not read`);
     return path;
   };
   const conditions = (entry: unknown, fallback: Manifests, where: string): Condition[] => {
@@ -90,13 +104,17 @@ export function parseImmutableFields(value: unknown): Map<string, FieldRule[]> {
 
   const top = members(value, TOP_MEMBERS, 'the file');
   const comment = [top.$comment].flat();
-  if (comment.length === 0 || !comment.every((line) => typeof line === 'string')) fail('the file', '"$comment" must be a string or a list of strings');
+  if (comment.length === 0 || !comment.every((line) => typeof line === 'string'))
+    fail('the file', '"$comment" must be a string or a list of strings');
   if (typeof top.kubernetesVersion !== 'string') fail('the file', '"kubernetesVersion" must be a string such as "1.32"');
   if (!Array.isArray(top.kinds)) fail('the file', '"kinds" must be an array');
   const table = new Map<string, FieldRule[]>();
   (top.kinds as unknown[]).forEach((item, kindIndex) => {
     const kindEntry = members(item, KIND_MEMBERS, `kinds[${kindIndex}]`);
-    const group = typeof kindEntry.group === 'string' ? kindEntry.group : fail(`kinds[${kindIndex}]`, '"group" must be a string ("" for the core group)');
+    const group =
+      typeof kindEntry.group === 'string'
+        ? kindEntry.group
+        : fail(`kinds[${kindIndex}]`, '"group" must be a string ("" for the core group)');
     const kind = text(kindEntry, 'kind', `kinds[${kindIndex}]`, /^[A-Z][A-Za-z0-9]*$/);
     const where = `kinds[${kindIndex}] (${group || 'core'} ${kind})`;
     const kindSource = text(kindEntry, 'source', where, /^https:\/\//);

@@ -22,7 +22,8 @@ export function manifestDifferences(before: unknown, after: unknown): Difference
         if (Object.hasOwn(now, name)) visit(old[name], now[name], [...path, name]);
         else differences.push({ pointer: toPointer([...path, name]), before: old[name] });
       }
-      for (const name of Object.keys(now)) if (!Object.hasOwn(old, name)) differences.push({ pointer: toPointer([...path, name]), after: now[name] });
+      for (const name of Object.keys(now))
+        if (!Object.hasOwn(old, name)) differences.push({ pointer: toPointer([...path, name]), after: now[name] });
     } else if (Array.isArray(old) && Array.isArray(now)) {
       const common = Math.min(old.length, now.length);
       for (let index = 0; index < common; index++) visit(old[index], now[index], [...path, index]);

@@ -67,12 +67,18 @@ export function compareRendered(before: Bundle, after: Bundle): RenderedComparis
       const classified = classifyDifferences(old, now, request.body, previous, check.manifest, differences);
       return { request, refused: [], differences: isSecret(successor) ? classified.map(withoutSecretValues) : classified };
     });
-    const guarded = [...immutableFieldsOf(successor.apiVersion, successor.kind), ...(old.manifestCheck?.transitionRules ?? []), ...(now.manifestCheck?.transitionRules ?? [])];
+    const guarded = [
+      ...immutableFieldsOf(successor.apiVersion, successor.kind),
+      ...(old.manifestCheck?.transitionRules ?? []),
+      ...(now.manifestCheck?.transitionRules ?? []),
+    ];
     const immutable = [...new Set(guarded.map((field) => field.pointer))];
     collections.push({ name: collection.name, kind: collection.kind, immutable, requests });
   }
   const previous = new Set(before.collections.map((collection) => collection.name));
-  const added = after.collections.filter((collection) => !previous.has(collection.name)).map(({ name, kind, examples }) => ({ name, kind, examples: examples.map((example) => example.name) }));
+  const added = after.collections
+    .filter((collection) => !previous.has(collection.name))
+    .map(({ name, kind, examples }) => ({ name, kind, examples: examples.map((example) => example.name) }));
   const removed = before.collections.filter((collection) => !next.has(collection.name)).map((collection) => collection.name);
   const { name: repository, apiVersion } = after.repository;
   return { repository, apiVersion, from: before.repository.release, to: after.repository.release, collections, added, removed };
@@ -126,7 +132,10 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
       }
     }
     for (const { first, difference, count } of breaking.values()) {
-      changes.push({ level: 'breaking', text: `${name}, ${first.request.name}: ${shownPointer(difference.pointer)} ${describeDifference(difference)}: ${difference.reason}${more(count)}` });
+      changes.push({
+        level: 'breaking',
+        text: `${name}, ${first.request.name}: ${shownPointer(difference.pointer)} ${describeDifference(difference)}: ${difference.reason}${more(count)}`,
+      });
     }
     if (accepted.size > 0) {
       const pointers = [...accepted].map(shownPointer);
@@ -148,7 +157,8 @@ const SECRET_MEMBERS = [['data'], ['stringData']];
 function withoutSecretValues(difference: ClassifiedDifference): ClassifiedDifference {
   const at = fromPointer(difference.pointer);
   if (!SECRET_MEMBERS.some((member) => isPathPrefix(member, at))) return difference;
-  const hidden = (value: unknown): unknown => (isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, member]) => [name, hidden(member)])) : '(a secret value)');
+  const hidden = (value: unknown): unknown =>
+    isPlainObject(value) ? Object.fromEntries(Object.entries(value).map(([name, member]) => [name, hidden(member)])) : '(a secret value)';
   const { before, after, ...rest } = difference;
   return { ...rest, ...(before === undefined ? {} : { before: hidden(before) }), ...(after === undefined ? {} : { after: hidden(after) }) };
 }

@@ -23,7 +23,11 @@ export interface UpgradeRequest {
   body: JsonObject;
 }
 
-export function upgradeRequests(collection: BundleCollection, successor: BundleCollection, accepted: (body: JsonObject) => boolean): UpgradeRequest[] {
+export function upgradeRequests(
+  collection: BundleCollection,
+  successor: BundleCollection,
+  accepted: (body: JsonObject) => boolean,
+): UpgradeRequest[] {
   const requests: UpgradeRequest[] = [];
   const seen = new Set<string>();
   // Requests that select the same sections with the same values are one request, however written.
@@ -36,7 +40,8 @@ export function upgradeRequests(collection: BundleCollection, successor: BundleC
     seen.add(key);
     requests.push(request);
   };
-  for (const example of collection.examples) add({ name: `example ${example.name}`, example: example.name, generated: false, body: example.request });
+  for (const example of collection.examples)
+    add({ name: `example ${example.name}`, example: example.name, generated: false, body: example.request });
 
   // The new release's inputs too: a value an old caller could send under a map (an annotation, say) that the new release now reads.
   const paths = new Map<string, { schema: Schema; definitions: Record<string, Schema> }>();
@@ -49,19 +54,32 @@ export function upgradeRequests(collection: BundleCollection, successor: BundleC
     const resolved = resolveVariable(collection.variable, example.request.values, example.request.globalvars);
     if ('pointer' in resolved) continue;
     const { id, value } = resolved;
-    const request = (facetList: string[], input: unknown): JsonObject => ({ facets: facetList, values: { [id]: input }, globalvars: { [collection.variable]: id } }) as JsonObject;
+    const request = (facetList: string[], input: unknown): JsonObject =>
+      ({ facets: facetList, values: { [id]: input }, globalvars: { [collection.variable]: id } }) as JsonObject;
     const from = `example ${example.name}'s values`;
-    for (const facet of facets) add({ name: `${from}, facets [${facet}]`, example: example.name, generated: true, body: request([facet], value) });
+    for (const facet of facets)
+      add({ name: `${from}, facets [${facet}]`, example: example.name, generated: true, body: request([facet], value) });
     add({ name: `${from}, every facet`, example: example.name, generated: true, body: request(facets, value) });
     for (const [path, { schema, definitions }] of paths) {
       const segments = path.split('.');
       if (lookup(value, segments) !== undefined) {
-        add({ name: `${from} without ${path}, every facet`, example: example.name, generated: true, body: request(facets, without(value, segments)) });
+        add({
+          name: `${from} without ${path}, every facet`,
+          example: example.name,
+          generated: true,
+          body: request(facets, without(value, segments)),
+        });
         continue;
       }
       const sample = sampleValue(schema, definitions);
       const input = sample === undefined ? undefined : withMember(value, segments, sample);
-      if (input !== undefined) add({ name: `${from} with ${path} = ${JSON.stringify(sample)}, every facet`, example: example.name, generated: true, body: request(facets, input) });
+      if (input !== undefined)
+        add({
+          name: `${from} with ${path} = ${JSON.stringify(sample)}, every facet`,
+          example: example.name,
+          generated: true,
+          body: request(facets, input),
+        });
     }
   }
   return requests;

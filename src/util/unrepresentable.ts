@@ -42,7 +42,9 @@ function numberLoss(token: string, value: number): string | undefined {
   if (exponent !== undefined) return undefined;
   const lostFraction = /[1-9]/.test(fraction) && Number.isInteger(value);
   const lostDigits = !/[1-9]/.test(fraction) && !Number.isSafeInteger(value) && BigInt(token.replace(/\..*$/, '')) !== BigInt(value);
-  return lostFraction || lostDigits ? `has more digits than a JSON number keeps (a double): it would arrive as ${JSON.stringify(value)}` : undefined;
+  return lostFraction || lostDigits
+    ? `has more digits than a JSON number keeps (a double): it would arrive as ${JSON.stringify(value)}`
+    : undefined;
 }
 
 /** The first number literal of JSON text that does not survive parsing, with the value it became. */
@@ -105,13 +107,18 @@ function findInValue(value: unknown): Unrepresentable | undefined {
   while (stack.length > 0) {
     const [node, path] = stack.pop()!;
     if (typeof node === 'number') {
-      if (!Number.isFinite(node)) return { pointer: toPointer(path), detail: `the number at ${toPointer(path) || '/'} is too large to represent` };
+      if (!Number.isFinite(node))
+        return { pointer: toPointer(path), detail: `the number at ${toPointer(path) || '/'} is too large to represent` };
     } else if (typeof node === 'string') {
       if (hasLoneSurrogate(node)) return { pointer: toPointer(path), detail: `the string at ${toPointer(path) || '/'} ${WHY}` };
     } else if (typeof node === 'object' && node !== null) {
       const entries = Object.entries(node);
       for (const [key] of entries) {
-        if (hasLoneSurrogate(key)) return { pointer: toPointer([...path, key]), detail: `the member name ${shown(key)} in the object at ${toPointer(path) || '/'} ${WHY}` };
+        if (hasLoneSurrogate(key))
+          return {
+            pointer: toPointer([...path, key]),
+            detail: `the member name ${shown(key)} in the object at ${toPointer(path) || '/'} ${WHY}`,
+          };
       }
       // Pushed in reverse so that the first member is looked at first; array entries are keyed by index.
       for (let index = entries.length - 1; index >= 0; index--) stack.push([entries[index]![1], [...path, entries[index]![0]]]);
@@ -120,7 +127,8 @@ function findInValue(value: unknown): Unrepresentable | undefined {
   return undefined;
 }
 
-const WHY = 'holds a lone UTF-16 surrogate, which UTF-8 cannot carry (kubectl would read U+FFFD); send the whole character as a surrogate pair, or leave it out';
+const WHY =
+  'holds a lone UTF-16 surrogate, which UTF-8 cannot carry (kubectl would read U+FFFD); send the whole character as a surrogate pair, or leave it out';
 
 /** A member name as a JSON string, lone surrogates escaped, cut when long. */
 function shown(key: string): string {

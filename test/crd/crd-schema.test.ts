@@ -30,15 +30,30 @@ for (const [name, format] of Object.entries(kubernetesFormats)) ajv.addFormat(na
 const errorsOf = (kindSchema: KindSchema, manifest: unknown): string[] => {
   const validate = ajv.compile({ $ref: `#/definitions/${kindSchema.kind}`, definitions: kindSchema.definitions });
   if (validate(manifest)) return [];
-  return (validate.errors as ErrorObject[]).map((error) => `${error.instancePath + (error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '')} ${error.keyword}`);
+  return (validate.errors as ErrorObject[]).map(
+    (error) => `${error.instancePath + (error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '')} ${error.keyword}`,
+  );
 };
-const database = (spec: Record<string, unknown>, more: Record<string, unknown> = {}) => ({ apiVersion: 'platform.example.com/v1', kind: 'Database', metadata: { name: 'orders' }, spec: { engine: 'postgres', storage: { size: '10Gi' }, ...spec }, ...more });
+const database = (spec: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
+  apiVersion: 'platform.example.com/v1',
+  kind: 'Database',
+  metadata: { name: 'orders' },
+  spec: { engine: 'postgres', storage: { size: '10Gi' }, ...spec },
+  ...more,
+});
 
 describe('a custom resource kind', () => {
   it('has the shape of a built-in kind: root definition named after the kind, ObjectMeta by reference', () => {
     expect(kind.kind).toBe('Database');
     expect(kind.apiVersion).toBe('platform.example.com/v1');
-    expect(Object.keys(kind.definitions).sort()).toEqual(['Database', 'FieldsV1', 'ManagedFieldsEntry', 'ObjectMeta', 'OwnerReference', 'Time']);
+    expect(Object.keys(kind.definitions).sort()).toEqual([
+      'Database',
+      'FieldsV1',
+      'ManagedFieldsEntry',
+      'ObjectMeta',
+      'OwnerReference',
+      'Time',
+    ]);
     const root = kind.definitions.Database as any;
     expect(root.required).toEqual(['apiVersion', 'kind', 'spec']);
     expect(root.properties.apiVersion).toMatchObject({ type: 'string', const: 'platform.example.com/v1' });
@@ -62,15 +77,36 @@ describe('a custom resource kind', () => {
   it('says nullable, int-or-string, maps, sets, list maps and preserved fields as JSON Schema', () => {
     const spec = (kind.definitions.Database as any).properties.spec;
     expect(spec.properties.storage.properties.className).toEqual({ type: ['string', 'null'] });
-    expect(spec.properties.port).toEqual({ anyOf: [{ type: 'integer', format: 'int64' }, { type: 'string' }], 'x-kubernetes-int-or-string': true });
-    expect(spec.properties.parameters).toEqual({ description: 'Engine settings, passed as they are.', type: 'object', additionalProperties: { type: 'string' } });
-    expect(spec.properties.users).toMatchObject({ type: 'array', maxItems: 16, 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', required: ['name'] } });
-    expect(spec.properties.users.items.properties.roles).toEqual({ type: 'array', items: { type: 'string', enum: ['read', 'write', 'admin'] }, uniqueItems: true, 'x-kubernetes-list-type': 'set' });
+    expect(spec.properties.port).toEqual({
+      anyOf: [{ type: 'integer', format: 'int64' }, { type: 'string' }],
+      'x-kubernetes-int-or-string': true,
+    });
+    expect(spec.properties.parameters).toEqual({
+      description: 'Engine settings, passed as they are.',
+      type: 'object',
+      additionalProperties: { type: 'string' },
+    });
+    expect(spec.properties.users).toMatchObject({
+      type: 'array',
+      maxItems: 16,
+      'x-kubernetes-list-type': 'map',
+      'x-kubernetes-list-map-keys': ['name'],
+      items: { type: 'object', required: ['name'] },
+    });
+    expect(spec.properties.users.items.properties.roles).toEqual({
+      type: 'array',
+      items: { type: 'string', enum: ['read', 'write', 'admin'] },
+      uniqueItems: true,
+      'x-kubernetes-list-type': 'set',
+    });
     expect(spec.properties.extensions).toEqual({ type: 'object', 'x-kubernetes-preserve-unknown-fields': true });
   });
 
   it('answers member lookups as a built-in kind does', () => {
-    expect(memberType(kind, ['spec', 'engine'])).toEqual({ schema: { description: 'The database engine.', type: 'string', enum: ['postgres', 'mysql'] }, required: true });
+    expect(memberType(kind, ['spec', 'engine'])).toEqual({
+      schema: { description: 'The database engine.', type: 'string', enum: ['postgres', 'mysql'] },
+      required: true,
+    });
     expect(memberType(kind, ['spec', 'replicas'])?.required).toBe(false);
     expect(memberType(kind, ['spec', 'users', '0', 'name'])?.schema).toEqual({ type: 'string', minLength: 1 });
     expect(memberType(kind, ['spec', 'parameters', 'max_connections'])?.schema).toEqual({ type: 'string' });
@@ -79,9 +115,18 @@ describe('a custom resource kind', () => {
   });
 
   it('gives a collection its input schema unchanged', () => {
-    const section = { apiVersion: 'platform.example.com/v1', kind: 'Database', metadata: '{{ __DB__.metadata }}', spec: { engine: '{{ __DB__.engine }}', replicas: '{{ __DB__.replicas }}', port: '{{ __DB__.port }}' } };
+    const section = {
+      apiVersion: 'platform.example.com/v1',
+      kind: 'Database',
+      metadata: '{{ __DB__.metadata }}',
+      spec: { engine: '{{ __DB__.engine }}', replicas: '{{ __DB__.replicas }}', port: '{{ __DB__.port }}' },
+    };
     const sites = placeholderSites(parseBody(section as never));
-    const { schema, required } = generateInputSchema({ name: 'database', kind: 'Database' }, [{ name: 'master', master: true, sites, refinements: {} }], kind);
+    const { schema, required } = generateInputSchema(
+      { name: 'database', kind: 'Database' },
+      [{ name: 'master', master: true, sites, refinements: {} }],
+      kind,
+    );
     expect(required.master).toEqual(['/metadata', '/spec/engine']);
     expect((schema as any).required).toEqual(['metadata', 'engine']);
     expect((schema as any).properties.engine.enum).toEqual(['postgres', 'mysql']);
@@ -91,17 +136,50 @@ describe('a custom resource kind', () => {
   });
 
   it('accepts a valid manifest and refuses wrong enums, types, missing members and nulls with ajv', () => {
-    expect(errorsOf(kind, database({ replicas: 3, port: 'pg', users: [{ name: 'app', roles: ['read'] }], parameters: { a: 'b' }, extensions: { any: [1] }, storage: { size: '1Gi', className: null } }))).toEqual([]);
-    expect(errorsOf(kind, database({ engine: 'oracle', replicas: '3', storage: {} }))).toEqual(['/spec/engine enum', '/spec/replicas type', '/spec/storage/size required']);
-    expect(errorsOf(kind, database({ replicas: 2 ** 31, port: true, parameters: { a: 1 } }))).toEqual(['/spec/replicas maximum', '/spec/replicas format', '/spec/port type', '/spec/port type', '/spec/port anyOf', '/spec/parameters/a type']);
-    expect(errorsOf(kind, database({ users: [{ name: 'a', roles: ['read', 'read'] }], version: 'x' }, { kind: 'Other' }))).toEqual(['/kind const', '/spec/version pattern', '/spec/users/0/roles uniqueItems']);
+    expect(
+      errorsOf(
+        kind,
+        database({
+          replicas: 3,
+          port: 'pg',
+          users: [{ name: 'app', roles: ['read'] }],
+          parameters: { a: 'b' },
+          extensions: { any: [1] },
+          storage: { size: '1Gi', className: null },
+        }),
+      ),
+    ).toEqual([]);
+    expect(errorsOf(kind, database({ engine: 'oracle', replicas: '3', storage: {} }))).toEqual([
+      '/spec/engine enum',
+      '/spec/replicas type',
+      '/spec/storage/size required',
+    ]);
+    expect(errorsOf(kind, database({ replicas: 2 ** 31, port: true, parameters: { a: 1 } }))).toEqual([
+      '/spec/replicas maximum',
+      '/spec/replicas format',
+      '/spec/port type',
+      '/spec/port type',
+      '/spec/port anyOf',
+      '/spec/parameters/a type',
+    ]);
+    expect(errorsOf(kind, database({ users: [{ name: 'a', roles: ['read', 'read'] }], version: 'x' }, { kind: 'Other' }))).toEqual([
+      '/kind const',
+      '/spec/version pattern',
+      '/spec/users/0/roles uniqueItems',
+    ]);
     expect(errorsOf(kind, database({ backup: { startAt: '2024-01-01 00:00:00' } }))).toEqual(['/spec/backup/startAt format']);
-    expect(errorsOf(kind, { apiVersion: 'platform.example.com/v1', kind: 'Database', metadata: { name: 'x', labels: { a: 1 } } })).toEqual(['/spec required', '/metadata/labels/a type']);
+    expect(errorsOf(kind, { apiVersion: 'platform.example.com/v1', kind: 'Database', metadata: { name: 'x', labels: { a: 1 } } })).toEqual([
+      '/spec required',
+      '/metadata/labels/a type',
+    ]);
   });
 
   it("takes the CRD's restrictions on metadata.name into a copy of ObjectMeta", () => {
     const restricted = structuredClone(crd);
-    (restricted.versions[1]!.schema as any).properties.metadata = { type: 'object', properties: { name: { type: 'string', maxLength: 10 } } };
+    (restricted.versions[1]!.schema as any).properties.metadata = {
+      type: 'object',
+      properties: { name: { type: 'string', maxLength: 10 } },
+    };
     const kindSchema = crdKindSchema(restricted, restricted.versions[1]!, objectMeta);
     expect((kindSchema.definitions.Database as any).properties.metadata.$ref).toBe('#/definitions/DatabaseObjectMeta');
     expect((kindSchema.definitions.DatabaseObjectMeta as any).properties.name).toMatchObject({ type: 'string', maxLength: 10 });
@@ -124,19 +202,41 @@ describe('a custom resource kind', () => {
         },
       },
     };
-    const other: Crd = { name: 'times.example.com', group: 'example.com', kind: 'Time', plural: 'times', scope: 'Cluster', versions: [{ name: 'v1', served: true, storage: true, schema, schemaPointer: '' }] };
+    const other: Crd = {
+      name: 'times.example.com',
+      group: 'example.com',
+      kind: 'Time',
+      plural: 'times',
+      scope: 'Cluster',
+      versions: [{ name: 'v1', served: true, storage: true, schema, schemaPointer: '' }],
+    };
     const kindSchema = crdKindSchema(other, other.versions[0]!, objectMeta);
     // A kind named like an ObjectMeta definition keeps its name; the borrowed ones move aside.
     expect(Object.keys(kindSchema.definitions)).toContain('io.k8s.meta.Time');
     const spec = (kindSchema.definitions.Time as any).properties.spec.properties;
     expect(spec.ratio).toEqual({ type: 'number', exclusiveMinimum: 0, maximum: 1 });
     expect(spec.tier).toEqual({ type: ['string', 'null'], enum: ['gold', 'silver', null] });
-    expect(spec.template).toMatchObject({ type: 'object', required: ['apiVersion', 'kind'], properties: { metadata: { $ref: '#/definitions/io.k8s.meta.ObjectMeta' } }, additionalProperties: {} });
+    expect(spec.template).toMatchObject({
+      type: 'object',
+      required: ['apiVersion', 'kind'],
+      properties: { metadata: { $ref: '#/definitions/io.k8s.meta.ObjectMeta' } },
+      additionalProperties: {},
+    });
     // A Go pattern JavaScript cannot read, and formats whose Go rules ajv does not share, are left to the API server.
     expect(spec.caseless).toEqual({ type: 'string' });
     expect(spec.link).toEqual({ type: 'string' });
     const manifest = (value: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Time', spec: value });
-    expect(errorsOf(kindSchema, manifest({ ratio: 0.5, tier: null, template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} }, link: '/relative' }))).toEqual([]);
+    expect(
+      errorsOf(
+        kindSchema,
+        manifest({
+          ratio: 0.5,
+          tier: null,
+          template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} },
+          link: '/relative',
+        }),
+      ),
+    ).toEqual([]);
     expect(errorsOf(kindSchema, manifest({ ratio: 0, tier: 'bronze', template: { metadata: { name: 1 } } }))).toEqual([
       '/spec/ratio exclusiveMinimum',
       '/spec/tier enum',

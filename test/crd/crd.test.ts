@@ -17,16 +17,37 @@ describe('a CRD file', () => {
     expect(file.locate(['spec', 'group'])).toEqual({ line: 7, column: 3 });
     expect(file.locate(['spec', 'versions', 1, 'name'])).toEqual({ line: 22, column: 7 });
     // A pointer a problem names, past what the file has, lands on the deepest member it has.
-    expect(file.locate(fromPointer('/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/port/type'))).toEqual({ line: 64, column: 17 });
+    expect(file.locate(fromPointer('/spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/port/type'))).toEqual({
+      line: 64,
+      column: 17,
+    });
   });
 
   it('says where YAML is broken, and that a file holds one document', () => {
-    expect(new SourceFile('bad.yaml', 'a: b: c\n').syntaxErrors[0]).toMatchObject({ line: 1, message: expect.stringMatching(/^invalid YAML: /) });
-    expect(new SourceFile('two.yaml', 'a: 1\n---\nb: 2\n').syntaxErrors).toEqual([{ line: 2, column: 1, message: 'invalid YAML: one document per file (this file has several)' }]);
+    expect(new SourceFile('bad.yaml', 'a: b: c\n').syntaxErrors[0]).toMatchObject({
+      line: 1,
+      message: expect.stringMatching(/^invalid YAML: /),
+    });
+    expect(new SourceFile('two.yaml', 'a: 1\n---\nb: 2\n').syntaxErrors).toEqual([
+      { line: 2, column: 1, message: 'invalid YAML: one document per file (this file has several)' },
+    ]);
     // As kubectl reads YAML: a closing `---` is no second document, 1.1 booleans, `<<` merges.
     expect(new SourceFile('closed.yaml', '---\na: 1\n---\n').syntaxErrors).toEqual([]);
-    expect(new SourceFile('yaml11.yaml', 'n: 1\nbase: &b {x: 1}\nmerged: {<<: *b, z: 2}\n').value).toEqual({ false: 1, base: { x: 1 }, merged: { x: 1, z: 2 } });
-    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]', ...Array.from({ length: 8 }, (_, index) => `${String.fromCharCode(98 + index)}: &${String.fromCharCode(98 + index)} [${Array(10).fill(`*${String.fromCharCode(97 + index)}`).join(', ')}]`)].join('\n');
+    expect(new SourceFile('yaml11.yaml', 'n: 1\nbase: &b {x: 1}\nmerged: {<<: *b, z: 2}\n').value).toEqual({
+      false: 1,
+      base: { x: 1 },
+      merged: { x: 1, z: 2 },
+    });
+    const bomb = [
+      'a: &a [x, x, x, x, x, x, x, x, x, x]',
+      ...Array.from(
+        { length: 8 },
+        (_, index) =>
+          `${String.fromCharCode(98 + index)}: &${String.fromCharCode(98 + index)} [${Array(10)
+            .fill(`*${String.fromCharCode(97 + index)}`)
+            .join(', ')}]`,
+      ),
+    ].join('\n');
     expect(new SourceFile('bomb.yaml', bomb).syntaxErrors[0]).toMatchObject({ message: expect.stringMatching(/^invalid YAML: .*alias/i) });
     expect(new SourceFile('empty.yml', '').syntaxErrors[0]!.message).toBe('invalid YAML: the file is empty');
   });
@@ -34,7 +55,13 @@ describe('a CRD file', () => {
   it('serves its served versions: group/version and kind', () => {
     const { crd, problems } = readCrd(fixture());
     expect(problems).toEqual([]);
-    expect(crd).toMatchObject({ name: 'databases.platform.example.com', group: 'platform.example.com', kind: 'Database', plural: 'databases', scope: 'Namespaced' });
+    expect(crd).toMatchObject({
+      name: 'databases.platform.example.com',
+      group: 'platform.example.com',
+      kind: 'Database',
+      plural: 'databases',
+      scope: 'Namespaced',
+    });
     expect(servedKinds(crd!).map(({ apiVersion, kind }) => `${apiVersion} ${kind}`)).toEqual(['platform.example.com/v1 Database']);
     expect(crd!.versions[1]!.schemaPointer).toBe('/spec/versions/1/schema/openAPIV3Schema');
   });
@@ -69,7 +96,9 @@ describe('a CRD file', () => {
     delete crd.spec.versions[0].schema;
     const { crd: read, problems } = readCrd(crd);
     expect(problems.map((problem) => problem.pointer)).toEqual(['/metadata/name', '/spec/versions/0/schema', '/spec/versions']);
-    expect(problems[0]!.message).toBe('metadata.name must be "databases.platform.example.com" (spec.names.plural + "." + spec.group), not "databases"');
+    expect(problems[0]!.message).toBe(
+      'metadata.name must be "databases.platform.example.com" (spec.names.plural + "." + spec.group), not "databases"',
+    );
     expect(problems[0]!.fix).toBe('write "name": "databases.platform.example.com"');
     expect(problems[2]!.message).toBe('exactly one version must be the storage version (storage: true), not 2');
     // Still a CRD: its served version can be typed while lint reports the rest.
@@ -82,7 +111,8 @@ describe('a CRD file', () => {
       problems: [
         {
           pointer: '/apiVersion',
-          message: 'not a apiextensions.k8s.io/v1 CustomResourceDefinition: apiVersion "apiextensions.k8s.io/v1beta1", kind "CustomResourceDefinition"',
+          message:
+            'not a apiextensions.k8s.io/v1 CustomResourceDefinition: apiVersion "apiextensions.k8s.io/v1beta1", kind "CustomResourceDefinition"',
           fix: 'apiextensions.k8s.io/v1beta1 left Kubernetes in 1.22: convert the file to v1 (one schema per version)',
         },
       ],
@@ -101,7 +131,9 @@ describe('a CRD file', () => {
 
 describe('a lint problem of a CRD file', () => {
   it('points at the line and column of the YAML node it is about', () => {
-    const text = readFileSync(FIXTURE, 'utf8').replace('                port:\n                  x-kubernetes-int-or-string: true\n', '                port: {}\n').replace('  scope: Namespaced', '  scope: Global');
+    const text = readFileSync(FIXTURE, 'utf8')
+      .replace('                port:\n                  x-kubernetes-int-or-string: true\n', '                port: {}\n')
+      .replace('  scope: Namespaced', '  scope: Global');
     const file = new SourceFile('databases.yaml', text);
     const { problems } = readCrd(file.value);
     expect(problems.map((problem) => ({ ...file.locate(fromPointer(problem.pointer)), message: problem.message }))).toEqual([

@@ -9,14 +9,31 @@ const problems = (schema: Record<string, unknown>) => structuralProblems(schema,
 
 describe('a structural schema', () => {
   it('types every node, except int-or-string and preserve-unknown-fields nodes', () => {
-    expect(problems(withSpec({ type: 'object', properties: { a: {}, b: { 'x-kubernetes-int-or-string': true }, c: { 'x-kubernetes-preserve-unknown-fields': true }, d: { type: 'array', items: {} } } }))).toEqual([
+    expect(
+      problems(
+        withSpec({
+          type: 'object',
+          properties: {
+            a: {},
+            b: { 'x-kubernetes-int-or-string': true },
+            c: { 'x-kubernetes-preserve-unknown-fields': true },
+            d: { type: 'array', items: {} },
+          },
+        }),
+      ),
+    ).toEqual([
       [`${AT}/properties/spec/properties/a/type`, '/properties/spec/properties/a/type: must not be empty for specified object fields'],
-      [`${AT}/properties/spec/properties/d/items/type`, '/properties/spec/properties/d/items/type: must not be empty for specified array items'],
+      [
+        `${AT}/properties/spec/properties/d/items/type`,
+        '/properties/spec/properties/d/items/type: must not be empty for specified array items',
+      ],
     ]);
     expect(problems({ properties: {} })).toEqual([[`${AT}/type`, '/type: must not be empty at the root']]);
     expect(problems({ type: 'string' })).toEqual([[`${AT}/type`, '/type: must be object at the root']]);
     expect(problems(withSpec({ type: 'array' }))).toEqual([[`${AT}/properties/spec/items`, '/properties/spec/items: must be specified']]);
-    expect(problems(withSpec({ type: 'null' }))[0]![1]).toBe('/properties/spec/type: type cannot be set to null, use nullable as an alternative');
+    expect(problems(withSpec({ type: 'null' }))[0]![1]).toBe(
+      '/properties/spec/type: type cannot be set to null, use nullable as an alternative',
+    );
   });
 
   it('has no $ref, no additionalProperties beside properties or false, no uniqueItems', () => {
@@ -39,15 +56,30 @@ describe('a structural schema', () => {
       '/properties/spec/properties/closed/additionalProperties',
       '/properties/spec/properties/unique/uniqueItems',
     ]);
-    expect(found[0]).toMatchObject({ message: '/properties/spec/properties/ref/$ref: $ref is not supported', fix: expect.stringMatching(/^write the referenced schema inline/) });
+    expect(found[0]).toMatchObject({
+      message: '/properties/spec/properties/ref/$ref: $ref is not supported',
+      fix: expect.stringMatching(/^write the referenced schema inline/),
+    });
     expect(found[2]!.message).toMatch(/additionalProperties and properties are mutual exclusive$/);
-    expect(problems({ type: 'object', additionalProperties: { type: 'string' } })).toEqual([[`${AT}/additionalProperties`, '/additionalProperties: must not be used at the root']]);
+    expect(problems({ type: 'object', additionalProperties: { type: 'string' } })).toEqual([
+      [`${AT}/additionalProperties`, '/additionalProperties: must not be used at the root'],
+    ]);
   });
 
   it('restricts root metadata to name and generateName', () => {
-    expect(problems({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 40 } } } } })).toEqual([]);
-    expect(problems({ type: 'object', properties: { metadata: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } } } })).toEqual([
-      [`${AT}/properties/metadata`, '/properties/metadata: must not specify anything other than name and generateName, but metadata is implicitly specified (found properties.labels)'],
+    expect(
+      problems({ type: 'object', properties: { metadata: { type: 'object', properties: { name: { type: 'string', maxLength: 40 } } } } }),
+    ).toEqual([]);
+    expect(
+      problems({
+        type: 'object',
+        properties: { metadata: { type: 'object', properties: { labels: { type: 'object', additionalProperties: { type: 'string' } } } } },
+      }),
+    ).toEqual([
+      [
+        `${AT}/properties/metadata`,
+        '/properties/metadata: must not specify anything other than name and generateName, but metadata is implicitly specified (found properties.labels)',
+      ],
     ]);
     expect(problems({ type: 'object', properties: { metadata: { type: 'object', default: {} }, kind: { type: 'integer' } } })).toEqual([
       [`${AT}/properties/metadata/default`, '/properties/metadata/default: must not be set in top-level metadata'],
@@ -57,7 +89,10 @@ describe('a structural schema', () => {
 
   it('allows the two int-or-string forms, and only value validations in junctors on declared members', () => {
     const intOrString = { 'x-kubernetes-int-or-string': true, anyOf: [{ type: 'integer' }, { type: 'string' }] };
-    const wrapped = { 'x-kubernetes-int-or-string': true, allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9]+%?$' }] };
+    const wrapped = {
+      'x-kubernetes-int-or-string': true,
+      allOf: [{ anyOf: [{ type: 'integer' }, { type: 'string' }] }, { pattern: '^[0-9]+%?$' }],
+    };
     expect(problems(withSpec({ type: 'object', properties: { a: intOrString, b: wrapped } }))).toEqual([]);
     expect(
       problems(
@@ -68,12 +103,21 @@ describe('a structural schema', () => {
         }),
       ),
     ).toEqual([
-      [`${AT}/properties/spec/oneOf/1/properties/b`, '/properties/spec/oneOf/1/properties/b: must have a counterpart properties.b outside oneOf/1: value validations may only restate typed fields'],
+      [
+        `${AT}/properties/spec/oneOf/1/properties/b`,
+        '/properties/spec/oneOf/1/properties/b: must have a counterpart properties.b outside oneOf/1: value validations may only restate typed fields',
+      ],
       [`${AT}/properties/spec/oneOf/1/properties/b/type`, '/properties/spec/oneOf/1/properties/b/type: must be empty to be structural'],
-      [`${AT}/properties/spec/oneOf/1/properties/b/description`, '/properties/spec/oneOf/1/properties/b/description: must be empty to be structural'],
+      [
+        `${AT}/properties/spec/oneOf/1/properties/b/description`,
+        '/properties/spec/oneOf/1/properties/b/description: must be empty to be structural',
+      ],
     ]);
     expect(problems(withSpec({ 'x-kubernetes-int-or-string': true, 'x-kubernetes-preserve-unknown-fields': true }))).toEqual([
-      [`${AT}/properties/spec/x-kubernetes-preserve-unknown-fields`, '/properties/spec/x-kubernetes-preserve-unknown-fields: must be false if x-kubernetes-int-or-string is true'],
+      [
+        `${AT}/properties/spec/x-kubernetes-preserve-unknown-fields`,
+        '/properties/spec/x-kubernetes-preserve-unknown-fields: must be false if x-kubernetes-int-or-string is true',
+      ],
     ]);
   });
 
@@ -83,7 +127,12 @@ describe('a structural schema', () => {
         withSpec({
           type: 'object',
           properties: {
-            users: { type: 'array', 'x-kubernetes-list-type': 'map', 'x-kubernetes-list-map-keys': ['name'], items: { type: 'object', properties: { name: { type: 'string' } } } },
+            users: {
+              type: 'array',
+              'x-kubernetes-list-type': 'map',
+              'x-kubernetes-list-map-keys': ['name'],
+              items: { type: 'object', properties: { name: { type: 'string' } } },
+            },
             tags: { type: 'object', 'x-kubernetes-list-type': 'set' },
             template: { type: 'object', 'x-kubernetes-embedded-resource': true },
             code: { type: 'string', pattern: '^(?=a)' },
@@ -91,10 +140,24 @@ describe('a structural schema', () => {
         }),
       ),
     ).toEqual([
-      [`${AT}/properties/spec/properties/users/items/properties/name/default`, '/properties/spec/properties/users/items/properties/name/default: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property'],
-      [`${AT}/properties/spec/properties/tags/type`, '/properties/spec/properties/tags/type: must be array if x-kubernetes-list-type is specified'],
-      [`${AT}/properties/spec/properties/template/properties`, '/properties/spec/properties/template/properties: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields'],
-      [`${AT}/properties/spec/properties/code/pattern`, expect.stringMatching(/^\/properties\/spec\/properties\/code\/pattern: must be a valid regular expression, but isn't: error parsing regexp/)],
+      [
+        `${AT}/properties/spec/properties/users/items/properties/name/default`,
+        '/properties/spec/properties/users/items/properties/name/default: this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
+      ],
+      [
+        `${AT}/properties/spec/properties/tags/type`,
+        '/properties/spec/properties/tags/type: must be array if x-kubernetes-list-type is specified',
+      ],
+      [
+        `${AT}/properties/spec/properties/template/properties`,
+        '/properties/spec/properties/template/properties: must not be empty if x-kubernetes-embedded-resource is true without x-kubernetes-preserve-unknown-fields',
+      ],
+      [
+        `${AT}/properties/spec/properties/code/pattern`,
+        expect.stringMatching(
+          /^\/properties\/spec\/properties\/code\/pattern: must be a valid regular expression, but isn't: error parsing regexp/,
+        ),
+      ],
     ]);
   });
 
@@ -104,17 +167,29 @@ describe('a structural schema', () => {
         withSpec({
           type: 'object',
           properties: { replicas: { type: 'integer' } },
-          'x-kubernetes-validations': [{ rule: '' }, { rule: 'self.replicas > 0\n&& true' }, { rule: 'true', reason: 'Bad' }, { rule: 'true', fieldPath: '.replica' }, { rule: 'true', fieldPath: '.replicas' }],
+          'x-kubernetes-validations': [
+            { rule: '' },
+            { rule: 'self.replicas > 0\n&& true' },
+            { rule: 'true', reason: 'Bad' },
+            { rule: 'true', fieldPath: '.replica' },
+            { rule: 'true', fieldPath: '.replicas' },
+          ],
         }),
       ),
     ).toEqual([
       [`${AT}/properties/spec/x-kubernetes-validations/0/rule`, '/properties/spec/x-kubernetes-validations/0/rule: rule is not specified'],
-      [`${AT}/properties/spec/x-kubernetes-validations/1/message`, '/properties/spec/x-kubernetes-validations/1/message: message must be specified if rule contains line breaks'],
+      [
+        `${AT}/properties/spec/x-kubernetes-validations/1/message`,
+        '/properties/spec/x-kubernetes-validations/1/message: message must be specified if rule contains line breaks',
+      ],
       [
         `${AT}/properties/spec/x-kubernetes-validations/2/reason`,
         '/properties/spec/x-kubernetes-validations/2/reason: Unsupported value: "Bad": supported values: "FieldValueInvalid", "FieldValueForbidden", "FieldValueRequired", "FieldValueDuplicate"',
       ],
-      [`${AT}/properties/spec/x-kubernetes-validations/3/fieldPath`, '/properties/spec/x-kubernetes-validations/3/fieldPath: fieldPath ".replica" must be a valid path'],
+      [
+        `${AT}/properties/spec/x-kubernetes-validations/3/fieldPath`,
+        '/properties/spec/x-kubernetes-validations/3/fieldPath: fieldPath ".replica" must be a valid path',
+      ],
     ]);
   });
 });

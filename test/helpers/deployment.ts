@@ -21,8 +21,14 @@ export interface ServerContainer {
 
 export function serverContainer(): ServerContainer {
   const text = readFileSync(path.join(ROOT, 'deploy/deployment.yaml'), 'utf8');
-  const deployment = parseAllDocuments(text).map((document) => document.toJS() as any).find((manifest) => manifest.kind === 'Deployment');
+  const deployment = parseAllDocuments(text)
+    .map((document) => document.toJS() as any)
+    .find((manifest) => manifest.kind === 'Deployment');
   const container = deployment.spec.template.spec.containers[0];
-  const env = Object.fromEntries((container.env as Array<{ name: string; value?: string }>).filter((entry) => entry.value !== undefined).map((entry) => [entry.name, entry.value!]));
+  const env = Object.fromEntries(
+    (container.env as Array<{ name: string; value?: string }>)
+      .filter((entry) => entry.value !== undefined)
+      .map((entry) => [entry.name, entry.value!]),
+  );
   return { memoryLimitBytes: quantityBytes(container.resources.limits.memory), env };
 }

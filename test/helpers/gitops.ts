@@ -17,8 +17,16 @@ export interface Run {
 }
 
 /** A real process: `env` replaces the environment but for PATH and HOME. */
-export function runProcess(command: string, args: string[], options: { cwd?: string; env?: Record<string, string>; input?: string } = {}): Promise<Run> {
-  const child = spawn(command, args, { cwd: options.cwd ?? ROOT, env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...options.env }, stdio: 'pipe' });
+export function runProcess(
+  command: string,
+  args: string[],
+  options: { cwd?: string; env?: Record<string, string>; input?: string } = {},
+): Promise<Run> {
+  const child = spawn(command, args, {
+    cwd: options.cwd ?? ROOT,
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...options.env },
+    stdio: 'pipe',
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk) => (stdout += chunk));
@@ -32,7 +40,8 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
   });
 }
 
-export const facetform = (args: string[], options: Parameters<typeof runProcess>[2] = {}) => runProcess(process.execPath, [BIN, ...args], options);
+export const facetform = (args: string[], options: Parameters<typeof runProcess>[2] = {}) =>
+  runProcess(process.execPath, [BIN, ...args], options);
 
 export const readRequestFile = (file: string): any => parseYaml(readFileSync(file, 'utf8'));
 
@@ -45,7 +54,10 @@ export async function execAnswer(server: TestServer, request: any, format: 'json
   const { vendor, repository, apiVersion, release, collection, ...body } = request.spec;
   let url: string;
   if (request.kind === 'Request') {
-    const base = vendor === undefined ? execPath(repository, collection) : `/apis/repos/${vendor}/${repository}/v1/resources/collections/${collection}/exec`;
+    const base =
+      vendor === undefined
+        ? execPath(repository, collection)
+        : `/apis/repos/${vendor}/${repository}/v1/resources/collections/${collection}/exec`;
     url = `${apiVersion === undefined ? base : base.replace('/v1/', `/${apiVersion}/`)}?format=${format}${release === undefined ? '' : `&release=${release}`}`;
   } else {
     url = `${vendor === undefined ? BASE : `/apis/repos/${vendor}`}/exec?format=${format}`;

@@ -22,14 +22,18 @@ const volume = collectionOfKind('PersistentVolume');
 const crd = collectionOfKind('CustomResourceDefinition');
 const service = collectionOfKind('Service');
 
-const execOf = (found: ShippedCollection, format: string) => `${execPath(found.repository, found.collection)}${format === 'json' ? '' : '?format=yaml'}`;
+const execOf = (found: ShippedCollection, format: string) =>
+  `${execPath(found.repository, found.collection)}${format === 'json' ? '' : '?format=yaml'}`;
 const resourceOf = (found: ShippedCollection, facets: string[]) => ({ repository: found.repository, collection: found.collection, facets });
 const format = fc.constantFrom('json', 'yaml');
 /** Around `limit`: mostly below it, sometimes just past it. */
 const around = (limit: number) => fc.integer({ min: Math.floor(limit * 0.5), max: Math.ceil(limit * 1.05) });
 
 /** An input object of `collection`'s seed with `planted` merged into it. */
-function seedWith(found: ShippedCollection, planted: (input: Record<string, any>) => void): { values: Record<string, unknown>; facets?: string[]; globalvars?: Record<string, string> } {
+function seedWith(
+  found: ShippedCollection,
+  planted: (input: Record<string, any>) => void,
+): { values: Record<string, unknown>; facets?: string[]; globalvars?: Record<string, string> } {
   const request = structuredClone(found.seed);
   const id = request.globalvars?.[found.variable] ?? Object.keys(request.values)[0]!;
   planted(request.values[id]);
@@ -37,7 +41,8 @@ function seedWith(found: ShippedCollection, planted: (input: Record<string, any>
 }
 
 /** Rows of `width` items made by `item`, `count` items in all. */
-const rows = <T>(count: number, width: number, item: () => T): T[][] => Array.from({ length: Math.ceil(count / width) }, (_, row) => Array.from({ length: Math.min(width, count - row * width) }, item));
+const rows = <T>(count: number, width: number, item: () => T): T[][] =>
+  Array.from({ length: Math.ceil(count / width) }, (_, row) => Array.from({ length: Math.min(width, count - row * width) }, item));
 
 export function largeRequests(limits: RequestLimits): fc.Arbitrary<LargeRequest> {
   const width = Math.min(100, limits.maxItems);
@@ -53,20 +58,41 @@ export function largeRequests(limits: RequestLimits): fc.Arbitrary<LargeRequest>
       body: () => {
         const facets = Array.from({ length: count }, (_, index) => `addon:nope-${index}`);
         const { values, globalvars } = service.seed;
-        return JSON.stringify(resources === 1 ? { values, globalvars, facets } : { values, globalvars, resources: Array.from({ length: resources }, () => resourceOf(service, facets)) });
+        return JSON.stringify(
+          resources === 1
+            ? { values, globalvars, facets }
+            : { values, globalvars, resources: Array.from({ length: resources }, () => resourceOf(service, facets)) },
+        );
       },
     })),
     // A wrong type at every value: addresses that are numbers, rows of them.
     around(nodes).map((count) => ({
       pattern: 'huge error list (types)',
       path: execOf(endpoints, 'json'),
-      body: () => JSON.stringify({ ...seedWith(endpoints, (input) => (input.subsets = rows(count, width - 2, () => 1).map((addresses) => ({ addresses })))), facets: subsets }),
+      body: () =>
+        JSON.stringify({
+          ...seedWith(endpoints, (input) => (input.subsets = rows(count, width - 2, () => 1).map((addresses) => ({ addresses })))),
+          facets: subsets,
+        }),
     })),
     // Two required members missing from every {}.
     around(nodes).map((count) => ({
       pattern: 'huge error list (required)',
       path: execOf(volume, 'json'),
-      body: () => JSON.stringify({ ...seedWith(volume, (input) => (input.spec = { ...input.spec, nodeAffinity: { required: { nodeSelectorTerms: rows(count, width - 2, () => ({})).map((matchExpressions) => ({ matchExpressions })) } } })), facets: affinity }),
+      body: () =>
+        JSON.stringify({
+          ...seedWith(
+            volume,
+            (input) =>
+              (input.spec = {
+                ...input.spec,
+                nodeAffinity: {
+                  required: { nodeSelectorTerms: rows(count, width - 2, () => ({})).map((matchExpressions) => ({ matchExpressions })) },
+                },
+              }),
+          ),
+          facets: affinity,
+        }),
     })),
     // A union failing at every member: additionalProperties that is neither a schema nor a boolean.
     around(Math.floor(nodes / 2)).map((count) => ({
@@ -75,20 +101,40 @@ export function largeRequests(limits: RequestLimits): fc.Arbitrary<LargeRequest>
       body: () =>
         JSON.stringify(
           seedWith(crd, (input) => {
-            const properties = rows(count, width, () => ({ additionalProperties: 1 })).map((row) => ({ type: 'object', properties: Object.fromEntries(row.map((item, index) => [`q${index}`, item])) }));
-            input.spec.versions[0].schema.openAPIV3Schema = { type: 'object', properties: Object.fromEntries(properties.map((item, index) => [`p${index}`, item])) };
+            const properties = rows(count, width, () => ({ additionalProperties: 1 })).map((row) => ({
+              type: 'object',
+              properties: Object.fromEntries(row.map((item, index) => [`q${index}`, item])),
+            }));
+            input.spec.versions[0].schema.openAPIV3Schema = {
+              type: 'object',
+              properties: Object.fromEntries(properties.map((item, index) => [`p${index}`, item])),
+            };
           }),
         ),
     })),
     // One big values entry read by many resources: the answer would be many times the body.
-    fc.tuple(fc.integer({ min: 10_000, max: 60_000 }), fc.integer({ min: 1, max: 15 }), fc.integer({ min: 1, max: limits.maxResources }), format).map(([length, strings, resources, shape]) => ({
-      pattern: 'batch fan-out',
-      path: `${BASE}/exec${shape === 'json' ? '' : '?format=yaml'}`,
-      body: () => {
-        const entry = { metadata: { name: 'shared' }, data: Object.fromEntries(Array.from({ length: strings }, (_, index) => [`k${index}`, String(index % 10).repeat(length)])) };
-        return JSON.stringify({ resources: Array.from({ length: resources }, () => resourceOf(configMap, data)), values: { shared: entry }, globalvars: { [configMap.variable]: 'shared' } });
-      },
-    })),
+    fc
+      .tuple(
+        fc.integer({ min: 10_000, max: 60_000 }),
+        fc.integer({ min: 1, max: 15 }),
+        fc.integer({ min: 1, max: limits.maxResources }),
+        format,
+      )
+      .map(([length, strings, resources, shape]) => ({
+        pattern: 'batch fan-out',
+        path: `${BASE}/exec${shape === 'json' ? '' : '?format=yaml'}`,
+        body: () => {
+          const entry = {
+            metadata: { name: 'shared' },
+            data: Object.fromEntries(Array.from({ length: strings }, (_, index) => [`k${index}`, String(index % 10).repeat(length)])),
+          };
+          return JSON.stringify({
+            resources: Array.from({ length: resources }, () => resourceOf(configMap, data)),
+            values: { shared: entry },
+            globalvars: { [configMap.variable]: 'shared' },
+          });
+        },
+      })),
     // Text of many lines deep down: YAML indents every line.
     fc.tuple(fc.integer({ min: 1_000, max: 60_000 }), fc.integer({ min: 1, max: 25 })).map(([lines, depth]) => ({
       pattern: 'YAML growth',
@@ -103,16 +149,36 @@ export function largeRequests(limits: RequestLimits): fc.Arbitrary<LargeRequest>
         ),
     })),
     // Problems under a long values id: every pointer repeats it.
-    fc.tuple(fc.integer({ min: 1_000, max: limits.maxStringLength }), fc.integer({ min: 10, max: limits.maxItems })).map(([length, members]) => ({
-      pattern: 'long member names',
-      path: execOf(configMap, 'json'),
-      body: () => JSON.stringify({ facets: data, values: { ['i'.repeat(length)]: { metadata: { name: 'c' }, data: Object.fromEntries(Array.from({ length: members }, (_, index) => [`k${index}`, index])) } } }),
-    })),
+    fc
+      .tuple(fc.integer({ min: 1_000, max: limits.maxStringLength }), fc.integer({ min: 10, max: limits.maxItems }))
+      .map(([length, members]) => ({
+        pattern: 'long member names',
+        path: execOf(configMap, 'json'),
+        body: () =>
+          JSON.stringify({
+            facets: data,
+            values: {
+              ['i'.repeat(length)]: {
+                metadata: { name: 'c' },
+                data: Object.fromEntries(Array.from({ length: members }, (_, index) => [`k${index}`, index])),
+              },
+            },
+          }),
+      })),
     // The largest valid answer one exec gives.
     fc.tuple(fc.integer({ min: 1, max: 15 }), format).map(([strings, shape]) => ({
       pattern: 'big valid answer',
       path: execOf(configMap, shape),
-      body: () => JSON.stringify({ facets: data, values: { big: { metadata: { name: 'big' }, data: Object.fromEntries(Array.from({ length: strings }, (_, index) => [`k${index}`, 'x'.repeat(64_000)])) } } }),
+      body: () =>
+        JSON.stringify({
+          facets: data,
+          values: {
+            big: {
+              metadata: { name: 'big' },
+              data: Object.fromEntries(Array.from({ length: strings }, (_, index) => [`k${index}`, 'x'.repeat(64_000)])),
+            },
+          },
+        }),
     })),
   );
 }

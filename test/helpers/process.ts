@@ -29,7 +29,12 @@ export async function killServers(): Promise<void> {
 }
 
 /** `stdout`: a file descriptor for the server to write its log to, instead of a pipe read into stdout(). `args`: the command, `serve` unless another (`dev --repos DIR`). */
-export function spawnServer(env: Record<string, string>, readyPattern = /on (http:\/\/[^\s]+)[ \n]/, stdout: 'pipe' | number = 'pipe', args: string[] = ['serve']): Promise<ServerProcess> {
+export function spawnServer(
+  env: Record<string, string>,
+  readyPattern = /on (http:\/\/[^\s]+)[ \n]/,
+  stdout: 'pipe' | number = 'pipe',
+  args: string[] = ['serve'],
+): Promise<ServerProcess> {
   const child = spawn(process.execPath, [path.join(ROOT, 'bin/facetform.js'), ...args], {
     cwd: ROOT,
     env: { PATH: process.env.PATH, PORT: '0', HOST: '127.0.0.1', ...env },
@@ -43,7 +48,9 @@ export function spawnServer(env: Record<string, string>, readyPattern = /on (htt
     child.on('exit', (code) => {
       // 'exit' may come before the last lines written to the pipes are read: wait for them to end,
       // but not for long, since a worker process may still hold them.
-      const ended = [child.stdout, child.stderr].map((stream) => (stream === null || stream.readableEnded ? Promise.resolve() : new Promise((done) => stream.once('close', done))));
+      const ended = [child.stdout, child.stderr].map((stream) =>
+        stream === null || stream.readableEnded ? Promise.resolve() : new Promise((done) => stream.once('close', done)),
+      );
       void Promise.race([Promise.all(ended), new Promise((done) => setTimeout(done, 2000))]).then(() => resolve(code));
     }),
   );
@@ -53,7 +60,9 @@ export function spawnServer(env: Record<string, string>, readyPattern = /on (htt
       const match = readyPattern.exec(err);
       if (match) resolve({ child, url: match[1]!, stdout: () => out, stderr: () => err, exited });
     });
-    exited.then((code) => reject(Object.assign(new Error(`server exited with ${code} before it was ready:\n${err}`), { code, stderr: err })));
+    exited.then((code) =>
+      reject(Object.assign(new Error(`server exited with ${code} before it was ready:\n${err}`), { code, stderr: err })),
+    );
   });
 }
 

@@ -45,7 +45,9 @@ export function declaredRelease(repository: string, repos = SHIPPED_REPOS): stri
 
 /** The committed releases of a repository's v1 in dist/, oldest first, from dist/index.json. */
 export function committedReleases(repository: string): string[] {
-  const index = JSON.parse(readFileSync(path.join(ROOT, 'dist/index.json'), 'utf8')) as { bundles: Array<{ repository: string; apiVersion: string; release: string }> };
+  const index = JSON.parse(readFileSync(path.join(ROOT, 'dist/index.json'), 'utf8')) as {
+    bundles: Array<{ repository: string; apiVersion: string; release: string }>;
+  };
   return index.bundles.filter((entry) => entry.repository === repository && entry.apiVersion === 'v1').map((entry) => entry.release);
 }
 
@@ -136,11 +138,18 @@ export function examplesIn(repos = SHIPPED_REPOS): ShippedExample[] {
  * the collection writes and whose lowercase name no section file has: what a test can add as a new
  * section, whichever sections authors have added since.
  */
-export function unwrittenMember(found: ShippedCollection, candidates: Array<[member: string, value: unknown]>, repos = SHIPPED_REPOS): { member: string; section: string; value: unknown } {
+export function unwrittenMember(
+  found: ShippedCollection,
+  candidates: Array<[member: string, value: unknown]>,
+  repos = SHIPPED_REPOS,
+): { member: string; section: string; value: unknown } {
   const dir = path.join(repos, found.repository, found.collection, 'sections');
   const files = readdirSync(dir);
   const written = new Set(files.flatMap((file) => Object.keys(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as object)));
   const free = candidates.find(([member]) => !written.has(member) && !files.includes(`${member.toLowerCase()}.json`));
-  if (free === undefined) throw new Error(`sections of ${found.collection} write every one of ${candidates.map(([member]) => member).join(', ')}: name another member for the test to add`);
+  if (free === undefined)
+    throw new Error(
+      `sections of ${found.collection} write every one of ${candidates.map(([member]) => member).join(', ')}: name another member for the test to add`,
+    );
   return { member: free[0], section: free[0].toLowerCase(), value: free[1] };
 }

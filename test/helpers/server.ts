@@ -26,7 +26,9 @@ export interface TestServer extends RunningServer {
   request(path: string, init?: RequestInit & { json?: unknown }): Promise<Response>;
 }
 
-export async function startTestServer(options: { keys?: ApiKeys; dist?: string; state?: StateOptions; timeouts?: ServerTimeouts } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { keys?: ApiKeys; dist?: string; state?: StateOptions; timeouts?: ServerTimeouts } = {},
+): Promise<TestServer> {
   const logs: Array<Record<string, unknown>> = [];
   const sink = new Writable({
     write(chunk, _encoding, callback) {
@@ -36,7 +38,10 @@ export async function startTestServer(options: { keys?: ApiKeys; dist?: string; 
   });
   const logger = pino({ level: 'info' }, sink);
   const registry = new BundleRegistry(loadBundles(options.dist ?? (await shippedBundles())));
-  const state = createState(registry, options.keys ?? ApiKeys.fromPlainKeys([KEY]), logger, { rateLimit: parseRateLimit('100000/s'), ...options.state });
+  const state = createState(registry, options.keys ?? ApiKeys.fromPlainKeys([KEY]), logger, {
+    rateLimit: parseRateLimit('100000/s'),
+    ...options.state,
+  });
   const running = await startServer(state, 0, '127.0.0.1', options.timeouts);
   return {
     ...running,
@@ -54,8 +59,18 @@ export async function startTestServer(options: { keys?: ApiKeys; dist?: string; 
 }
 
 /** Reads a problem+json answer and checks its RFC 9457 members. */
-export async function problemOf(response: Response): Promise<{ type: string; title: string; status: number; detail: string; errors?: Array<{ pointer: string; detail: string }>; [k: string]: unknown }> {
-  if (response.headers.get('content-type') !== 'application/problem+json') throw new Error(`not problem+json: ${response.status} ${response.headers.get('content-type')}`);
+export async function problemOf(
+  response: Response,
+): Promise<{
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  errors?: Array<{ pointer: string; detail: string }>;
+  [k: string]: unknown;
+}> {
+  if (response.headers.get('content-type') !== 'application/problem+json')
+    throw new Error(`not problem+json: ${response.status} ${response.headers.get('content-type')}`);
   const body = (await response.json()) as any;
   for (const member of ['type', 'title', 'status', 'detail']) if (!(member in body)) throw new Error(`problem lacks ${member}`);
   if (body.status !== response.status) throw new Error('problem status differs from the HTTP status');

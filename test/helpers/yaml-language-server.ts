@@ -16,7 +16,16 @@ export interface Diagnostic {
 }
 
 /** No network: the schema store and the Kubernetes CRD store stay off; only the modeline's schema counts. */
-const SETTINGS = { yaml: { validate: true, hover: true, completion: true, schemas: {}, schemaStore: { enable: false }, kubernetesCRDStore: { enable: false } } };
+const SETTINGS = {
+  yaml: {
+    validate: true,
+    hover: true,
+    completion: true,
+    schemas: {},
+    schemaStore: { enable: false },
+    kubernetesCRDStore: { enable: false },
+  },
+};
 
 export class YamlLanguageServer {
   private readonly child: ChildProcessWithoutNullStreams;
@@ -42,7 +51,10 @@ export class YamlLanguageServer {
     await server.request('initialize', {
       processId: process.pid,
       rootUri: null,
-      capabilities: { workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } }, textDocument: { publishDiagnostics: {} } },
+      capabilities: {
+        workspace: { configuration: true, didChangeConfiguration: { dynamicRegistration: true } },
+        textDocument: { publishDiagnostics: {} },
+      },
     });
     server.notify('initialized', {});
     server.notify('workspace/didChangeConfiguration', { settings: SETTINGS });
@@ -52,7 +64,10 @@ export class YamlLanguageServer {
   /** Opens a YAML document and resolves with the first diagnostics published for it. */
   open(uri: string, text: string, timeoutMs = 30_000): Promise<Diagnostic[]> {
     const published = new Promise<Diagnostic[]>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} in ${timeoutMs} ms; server stderr: ${this.stderr}`)), timeoutMs);
+      const timer = setTimeout(
+        () => reject(new Error(`no diagnostics for ${uri} in ${timeoutMs} ms; server stderr: ${this.stderr}`)),
+        timeoutMs,
+      );
       this.waiting.set(uri, [...(this.waiting.get(uri) ?? []), (diagnostics) => (clearTimeout(timer), resolve(diagnostics))]);
     });
     this.notify('textDocument/didOpen', { textDocument: { uri, languageId: 'yaml', version: 1, text } });
@@ -63,7 +78,10 @@ export class YamlLanguageServer {
     if (this.child.exitCode !== null) return;
     const exited = new Promise((resolve) => this.child.once('exit', resolve));
     try {
-      await Promise.race([this.request('shutdown', null).then(() => this.notify('exit', null)), new Promise((resolve) => setTimeout(resolve, 2000))]);
+      await Promise.race([
+        this.request('shutdown', null).then(() => this.notify('exit', null)),
+        new Promise((resolve) => setTimeout(resolve, 2000)),
+      ]);
     } finally {
       const kill = setTimeout(() => this.child.kill('SIGKILL'), 2000);
       await exited;
@@ -112,7 +130,9 @@ export class YamlLanguageServer {
       // A request of the server's: its settings, by section, or a plain acknowledgement.
       const result =
         message.method === 'workspace/configuration'
-          ? (message.params.items as Array<{ section?: string }>).map(({ section }) => (section === undefined ? SETTINGS : section.split('.').reduce<any>((value, key) => value?.[key] ?? null, SETTINGS)))
+          ? (message.params.items as Array<{ section?: string }>).map(({ section }) =>
+              section === undefined ? SETTINGS : section.split('.').reduce<any>((value, key) => value?.[key] ?? null, SETTINGS),
+            )
           : null;
       this.send({ jsonrpc: '2.0', id: message.id, result });
     } else if (message.method === 'textDocument/publishDiagnostics') {

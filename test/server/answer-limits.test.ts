@@ -19,7 +19,12 @@ const crd = collectionOfKind('CustomResourceDefinition');
 
 let server: ServerProcess;
 beforeAll(async () => {
-  server = await spawnServer({ API_KEYS: KEY, BUNDLES_DIR: path.join(ROOT, 'dist'), MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES), MAX_VALUES_NODES: String(MAX_VALUES_NODES) });
+  server = await spawnServer({
+    API_KEYS: KEY,
+    BUNDLES_DIR: path.join(ROOT, 'dist'),
+    MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES),
+    MAX_VALUES_NODES: String(MAX_VALUES_NODES),
+  });
 });
 afterAll(() => {
   server.child.kill('SIGTERM');
@@ -32,7 +37,11 @@ const post = (url: string, route: string, body: unknown, key = KEY) =>
 /** A batch of `count` ConfigMaps that all read one values entry `entry`. */
 function configMapBatch(count: number, entry: Record<string, unknown>) {
   const resource = { repository: configMap.repository, collection: configMap.collection, facets: facetsWriting(configMap, 'data') };
-  return { resources: Array.from({ length: count }, () => resource), values: { shared: entry }, globalvars: { [configMap.variable]: 'shared' } };
+  return {
+    resources: Array.from({ length: count }, () => resource),
+    values: { shared: entry },
+    globalvars: { [configMap.variable]: 'shared' },
+  };
 }
 
 describe('answers', () => {
@@ -43,7 +52,12 @@ describe('answers', () => {
     const response = await post(server.url, `${BASE}/exec`, configMapBatch(50, entry));
     expect(Number(response.headers.get('content-length'))).toBeLessThan(2048);
     const problem = await problemOf(response);
-    expect(problem).toMatchObject({ status: 422, type: '/problems/answer-too-large', limit: MAX_ANSWER_BYTES, errors: [{ pointer: '/resources/2', detail: expect.stringContaining('takes the answer past 256 KiB') }] });
+    expect(problem).toMatchObject({
+      status: 422,
+      type: '/problems/answer-too-large',
+      limit: MAX_ANSWER_BYTES,
+      errors: [{ pointer: '/resources/2', detail: expect.stringContaining('takes the answer past 256 KiB') }],
+    });
     expect(problem.detail).toContain('split the batch');
   });
 
@@ -63,27 +77,47 @@ describe('answers', () => {
     const route = execPath(crd.repository, crd.collection);
     const yaml = await post(server.url, `${route}?format=yaml`, request);
     expect(Number(yaml.headers.get('content-length'))).toBeLessThan(2048);
-    expect(await problemOf(yaml)).toMatchObject({ status: 422, type: '/problems/answer-too-large', errors: [{ pointer: `/values/${id}`, detail: 'takes more than 256 KiB on its own' }] });
+    expect(await problemOf(yaml)).toMatchObject({
+      status: 422,
+      type: '/problems/answer-too-large',
+      errors: [{ pointer: `/values/${id}`, detail: 'takes more than 256 KiB on its own' }],
+    });
     expect((await post(server.url, route, request)).status).toBe(200);
   });
 });
 
 describe('what a request may cost', () => {
   // Unknown members count too: a thousand items in each of `arrays` arrays.
-  const withValues = (arrays: number) => ({ metadata: { name: 'many' }, extra: Array.from({ length: arrays }, () => Array.from({ length: 1000 }, () => 1)) });
+  const withValues = (arrays: number) => ({
+    metadata: { name: 'many' },
+    extra: Array.from({ length: arrays }, () => Array.from({ length: 1000 }, () => 1)),
+  });
 
   it('values holding more JSON values than MAX_VALUES_NODES are a 422 at /values; in a batch each resource counts the entry it reads', async () => {
-    const exec = await problemOf(await post(server.url, execPath(configMap.repository, configMap.collection), { values: { many: withValues(6) } }));
-    expect(exec).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/values', detail: expect.stringContaining(`at most ${MAX_VALUES_NODES}`) }] });
+    const exec = await problemOf(
+      await post(server.url, execPath(configMap.repository, configMap.collection), { values: { many: withValues(6) } }),
+    );
+    expect(exec).toMatchObject({
+      status: 422,
+      title: 'Request over limits',
+      errors: [{ pointer: '/values', detail: expect.stringContaining(`at most ${MAX_VALUES_NODES}`) }],
+    });
     const batch = await problemOf(await post(server.url, `${BASE}/exec`, configMapBatch(3, withValues(2))));
-    expect(batch).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/resources', detail: expect.stringContaining('is read by 3 of them') }] });
+    expect(batch).toMatchObject({
+      status: 422,
+      title: 'Request over limits',
+      errors: [{ pointer: '/resources', detail: expect.stringContaining('is read by 3 of them') }],
+    });
     expect((await post(server.url, `${BASE}/exec`, configMapBatch(1, withValues(2)))).status).toBe(200);
   });
 
   it('pointers under a long member name are cut in the middle, so a 422 stays small and says where', async () => {
     const id = 'i'.repeat(6000);
     const data = Object.fromEntries(Array.from({ length: 150 }, (_, index) => [`k${index}`, index]));
-    const response = await post(server.url, execPath(configMap.repository, configMap.collection), { facets: facetsWriting(configMap, 'data'), values: { [id]: { metadata: { name: 'c' }, data } } });
+    const response = await post(server.url, execPath(configMap.repository, configMap.collection), {
+      facets: facetsWriting(configMap, 'data'),
+      values: { [id]: { metadata: { name: 'c' }, data } },
+    });
     expect(Number(response.headers.get('content-length'))).toBeLessThan(200 * 1024);
     const problem = await problemOf(response);
     expect(problem).toMatchObject({ status: 422, more: 50 });
@@ -98,7 +132,14 @@ describe('bytes in flight', () => {
   const stalled: Socket[] = [];
   beforeAll(async () => {
     // 2 MiB in flight, 1 MiB a key: one body of the largest size a key may send holds its half.
-    busy = await spawnServer({ API_KEYS: keys.join(','), BUNDLES_DIR: path.join(ROOT, 'dist'), MAX_INFLIGHT_BYTES: String(2 * 1024 * 1024), MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES), STALL_TIMEOUT_MS: '1500', REQUEST_TIMEOUT_MS: '60000' });
+    busy = await spawnServer({
+      API_KEYS: keys.join(','),
+      BUNDLES_DIR: path.join(ROOT, 'dist'),
+      MAX_INFLIGHT_BYTES: String(2 * 1024 * 1024),
+      MAX_ANSWER_BYTES: String(MAX_ANSWER_BYTES),
+      STALL_TIMEOUT_MS: '1500',
+      REQUEST_TIMEOUT_MS: '60000',
+    });
   });
   afterAll(() => {
     for (const socket of stalled) socket.destroy();
@@ -111,7 +152,9 @@ describe('bytes in flight', () => {
     new Promise<Socket>((resolve) => {
       const { hostname, port } = new URL(busy.url);
       const socket = connect(Number(port), hostname, () => {
-        socket.write(`POST ${execPath(configMap.repository, configMap.collection)} HTTP/1.1\r\nHost: test\r\nX-APIKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"values":`);
+        socket.write(
+          `POST ${execPath(configMap.repository, configMap.collection)} HTTP/1.1\r\nHost: test\r\nX-APIKEY: ${key}\r\nContent-Type: application/json\r\nContent-Length: ${1024 * 1024}\r\n\r\n{"values":`,
+        );
         resolve(socket);
       });
       socket.on('error', () => {});
@@ -120,7 +163,7 @@ describe('bytes in flight', () => {
   const small = (key: string) => post(busy.url, execPath(configMap.repository, configMap.collection), configMap.seed, key);
   /** Polls until `request` answers `status`: what the server holds changes as sockets come and go. */
   async function until(status: number, request: () => Promise<Response>): Promise<Response> {
-    for (const deadline = Date.now() + 20_000; ; ) {
+    for (const deadline = Date.now() + 20_000; ;) {
       const response = await request();
       if (response.status === status || Date.now() > deadline) return response;
       await response.arrayBuffer();

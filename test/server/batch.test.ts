@@ -19,7 +19,9 @@ describe('batch exec', () => {
   it('renders a Service, Ingress, ConfigMap and PersistentVolumeClaim as a v1 List, in request order', async () => {
     const response = await server.request(BATCH, { method: 'POST', json: APP });
     expect(response.status).toBe(200);
-    expect(response.headers.get('x-facetform-release')).toBe(`service-resources/v1/${declaredRelease('service-resources')}, config-and-storage-resources/v1/${declaredRelease('config-and-storage-resources')}`);
+    expect(response.headers.get('x-facetform-release')).toBe(
+      `service-resources/v1/${declaredRelease('service-resources')}, config-and-storage-resources/v1/${declaredRelease('config-and-storage-resources')}`,
+    );
     expect(response.headers.get('x-facetform-bundle-digest')!.split(', ')).toHaveLength(2);
     const list = (await response.json()) as any;
     expect(list).toMatchObject({ apiVersion: 'v1', kind: 'List' });
@@ -44,18 +46,38 @@ describe('batch exec', () => {
     const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: broken }));
     expect(problem).toMatchObject({ status: 422, title: 'Invalid request' });
     expect(problem.errors).toEqual([
-      { pointer: '/resources/2/facets/0', detail: '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master; did you mean "addon:data"?' },
-      { pointer: '/resources/3/collection', detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass' },
+      {
+        pointer: '/resources/2/facets/0',
+        detail:
+          '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master; did you mean "addon:data"?',
+      },
+      {
+        pointer: '/resources/3/collection',
+        detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass',
+      },
       { pointer: '/values/web/spec/ports/0/port', detail: 'must be integer' },
     ]);
   });
 
   it('checks the shape of resources, and names the repositories that exist', async () => {
     const problem = await problemOf(
-      await server.request(BATCH, { method: 'POST', json: { resources: [{ repository: 'nope', collection: 'x' }, { collection: 3, color: 'red' }], values: APP.values, globalvars: APP.globalvars } }),
+      await server.request(BATCH, {
+        method: 'POST',
+        json: {
+          resources: [
+            { repository: 'nope', collection: 'x' },
+            { collection: 3, color: 'red' },
+          ],
+          values: APP.values,
+          globalvars: APP.globalvars,
+        },
+      }),
     );
     expect(problem.errors).toEqual([
-      { pointer: '/resources/0/repository', detail: 'no repository "nope"; known: config-and-storage-resources, extend-resources, service-resources' },
+      {
+        pointer: '/resources/0/repository',
+        detail: 'no repository "nope"; known: config-and-storage-resources, extend-resources, service-resources',
+      },
       { pointer: '/resources/1/collection', detail: 'is required: a string' },
       { pointer: '/resources/1/color', detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release' },
       { pointer: '/resources/1/repository', detail: 'is required: a string' },
@@ -64,12 +86,20 @@ describe('batch exec', () => {
 
   it('applies the limits to the whole body and caps the number of resources', async () => {
     const many = { ...APP, resources: Array.from({ length: 6 }, () => APP.resources[0]) };
-    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: many }))).errors).toEqual([{ pointer: '/resources', detail: 'has 6 resources; at most 5' }]);
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: many }))).errors).toEqual([
+      { pointer: '/resources', detail: 'has 6 resources; at most 5' },
+    ]);
     const big = { ...APP, values: { ...APP.values, pad: { x: 'x'.repeat(1024 * 1024) } } };
     expect((await problemOf(await server.request(BATCH, { method: 'POST', json: big }))).status).toBe(413);
     const deep = `{"resources":[],"values":${'['.repeat(70)}${']'.repeat(70)}}`;
-    expect((await problemOf(await server.request(BATCH, { method: 'POST', body: deep, headers: { 'Content-Type': 'application/json' } }))).status).toBe(400);
-    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: { resources: [] } }))).errors![0]).toEqual({ pointer: '/resources', detail: 'is required: a non-empty array of { repository, collection, facets }' });
+    expect(
+      (await problemOf(await server.request(BATCH, { method: 'POST', body: deep, headers: { 'Content-Type': 'application/json' } })))
+        .status,
+    ).toBe(400);
+    expect((await problemOf(await server.request(BATCH, { method: 'POST', json: { resources: [] } }))).errors![0]).toEqual({
+      pointer: '/resources',
+      detail: 'is required: a non-empty array of { repository, collection, facets }',
+    });
   });
 
   it('warns about values entries no resource reads, and answers 404 for an unknown vendor', async () => {
@@ -81,7 +111,9 @@ describe('batch exec', () => {
   });
 
   it('keeps those warnings short however long and many the unused ids are', async () => {
-    const spare = Object.fromEntries(Array.from({ length: 25 }, (_, index) => [`${index}${'x'.repeat(30_000)}`, { metadata: { name: 'x' } }]));
+    const spare = Object.fromEntries(
+      Array.from({ length: 25 }, (_, index) => [`${index}${'x'.repeat(30_000)}`, { metadata: { name: 'x' } }]),
+    );
     const response = await server.request(BATCH, { method: 'POST', json: { ...APP, values: { ...APP.values, ...spare } } });
     expect(response.status).toBe(200);
     const warnings = response.headers.get('warning')!.split(/, (?=299 )/);

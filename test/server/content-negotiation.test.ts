@@ -16,7 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const post = (target: string, body: unknown, accept?: string) => server.request(target, { method: 'POST', json: body, headers: accept === undefined ? {} : { Accept: accept } });
+const post = (target: string, body: unknown, accept?: string) =>
+  server.request(target, { method: 'POST', json: body, headers: accept === undefined ? {} : { Accept: accept } });
 
 describe('content negotiation', () => {
   for (const [route, target, body] of [
@@ -49,7 +50,10 @@ describe('content negotiation', () => {
     it(`${route}: refuses an Accept it cannot meet with a 406 that lists what it can give`, async () => {
       const response = await post(target, body, 'text/html, application/xml;q=0.9');
       expect(response.status).toBe(406);
-      expect(await problemOf(response)).toMatchObject({ type: '/problems/not-acceptable', available: ['application/json', 'application/yaml'] });
+      expect(await problemOf(response)).toMatchObject({
+        type: '/problems/not-acceptable',
+        available: ['application/json', 'application/yaml'],
+      });
     });
   }
 

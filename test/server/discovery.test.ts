@@ -18,7 +18,9 @@ describe('discovery', () => {
     const body = (await (await server.request(BASE)).json()) as any;
     expect(body.repositories.map((r: { name: string }) => r.name)).toEqual(repositoriesIn().map((repository) => repository.name));
     const release = declaredRelease('service-resources');
-    expect(body.repositories.find((r: { name: string }) => r.name === 'service-resources').apiVersions).toEqual([{ apiVersion: 'v1', latest: release, releases: [release], href: `${BASE}/service-resources/v1/resources/collections` }]);
+    expect(body.repositories.find((r: { name: string }) => r.name === 'service-resources').apiVersions).toEqual([
+      { apiVersion: 'v1', latest: release, releases: [release], href: `${BASE}/service-resources/v1/resources/collections` },
+    ]);
     expect((await problemOf(await server.request('/apis/repos/acme'))).detail).toBe('no vendor "acme"; known: facetform');
   });
 
@@ -26,10 +28,23 @@ describe('discovery', () => {
     const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
     expect(response.headers.get('x-facetform-release')).toBe(declaredRelease('service-resources'));
     const body = (await response.json()) as any;
-    expect(body).toMatchObject({ repository: 'service-resources', vendor: 'facetform', apiVersion: 'v1', release: declaredRelease('service-resources') });
+    expect(body).toMatchObject({
+      repository: 'service-resources',
+      vendor: 'facetform',
+      apiVersion: 'v1',
+      release: declaredRelease('service-resources'),
+    });
     const service = body.collections.find((c: { name: string }) => c.name === 'service');
     expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
-    expect(service.facets).toEqual(['addon:clusterip', 'addon:externalips', 'addon:externalname', 'addon:ports', 'addon:spec', 'addon:type', 'master']);
+    expect(service.facets).toEqual([
+      'addon:clusterip',
+      'addon:externalips',
+      'addon:externalname',
+      'addon:ports',
+      'addon:spec',
+      'addon:type',
+      'master',
+    ]);
   });
 
   it('describes one collection: sections with facets and descriptions, and examples', async () => {
@@ -39,7 +54,10 @@ describe('discovery', () => {
     expect(body.sections.every((section: { description: string }) => section.description.length > 10)).toBe(true);
     // Each section lists the input paths its placeholders read: the console shows them as the facet's fields.
     expect(body.sections[0].inputs).toEqual(['metadata']);
-    expect(body.sections.find((section: { name: string }) => section.name === 'provisioner').inputs).toEqual(['provisioner', 'spec.provisioner']); // {{ A ?? B }} reads both
+    expect(body.sections.find((section: { name: string }) => section.name === 'provisioner').inputs).toEqual([
+      'provisioner',
+      'spec.provisioner',
+    ]); // {{ A ?? B }} reads both
     expect(body.examples.map((example: { name: string }) => example.name)).toContain('seed');
     expect(body.links.exec).toBe(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass/exec`);
   });
@@ -74,7 +92,22 @@ describe('OpenAPI document', () => {
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
     const operation = document.paths[execPath('service-resources', 'service')].post;
-    expect(Object.keys(operation.responses).sort()).toEqual(['200', '400', '401', '404', '405', '406', '408', '413', '415', '422', '429', '431', '500', '503']);
+    expect(Object.keys(operation.responses).sort()).toEqual([
+      '200',
+      '400',
+      '401',
+      '404',
+      '405',
+      '406',
+      '408',
+      '413',
+      '415',
+      '422',
+      '429',
+      '431',
+      '500',
+      '503',
+    ]);
     expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
     expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toContain('addon:ports');
   });
@@ -113,30 +146,43 @@ describe('operations', () => {
   });
 
   it('exposes Prometheus metrics: requests by route and status, and render durations', async () => {
-    await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
+    await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: { values: { w: { metadata: { name: 'w' } } } },
+    });
     const text = await (await server.request('/metrics')).text();
-    expect(text).toContain('facetform_http_requests_total{method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="200"}');
+    expect(text).toContain(
+      'facetform_http_requests_total{method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="200"}',
+    );
     expect(text).toMatch(/facetform_render_duration_seconds_count\{collection="service"\} [1-9]/);
     expect(text).toContain('process_resident_memory_bytes');
   });
 
   it('records the latency of every HTTP request in a histogram by method, route and status, counted as the request counter counts', async () => {
     const exec = execPath('service-resources', 'service');
-    const labels = (status: number) => `method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="${status}"`;
+    const labels = (status: number) =>
+      `method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="${status}"`;
     const sample = (text: string, name: string, status: number, le?: string) => {
       const line = text.split('\n').find((l) => l.startsWith(`${name}{${le === undefined ? '' : `le="${le}",`}${labels(status)}}`));
       return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
     };
     const before = await (await server.request('/metrics')).text();
-    for (let index = 0; index < 3; index++) await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
+    for (let index = 0; index < 3; index++)
+      await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
     await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 7 } } } } });
     const after = await (await server.request('/metrics')).text();
     const delta = (name: string, status: number, le?: string) => sample(after, name, status, le) - sample(before, name, status, le);
-    expect([delta('facetform_http_request_duration_seconds_count', 200), delta('facetform_http_request_duration_seconds_count', 422)]).toEqual([3, 1]);
+    expect([
+      delta('facetform_http_request_duration_seconds_count', 200),
+      delta('facetform_http_request_duration_seconds_count', 422),
+    ]).toEqual([3, 1]);
     expect([delta('facetform_http_requests_total', 200), delta('facetform_http_requests_total', 422)]).toEqual([3, 1]);
     expect(delta('facetform_http_request_duration_seconds_bucket', 200, '+Inf')).toBe(3);
     expect(delta('facetform_http_request_duration_seconds_sum', 200)).toBeGreaterThan(0);
-    const buckets = after.split('\n').filter((line) => line.startsWith('facetform_http_request_duration_seconds_bucket{') && line.includes(labels(200))).map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
+    const buckets = after
+      .split('\n')
+      .filter((line) => line.startsWith('facetform_http_request_duration_seconds_bucket{') && line.includes(labels(200)))
+      .map((line) => Number(line.slice(line.lastIndexOf(' ') + 1)));
     expect(buckets.length).toBeGreaterThan(5);
     expect(buckets).toEqual([...buckets].sort((a, b) => a - b));
   });
@@ -150,6 +196,8 @@ describe('operations', () => {
 
   it('echoes a sensible X-Request-Id and makes one otherwise', async () => {
     expect((await server.request('/healthz', { headers: { 'X-Request-Id': 'abc-123' } })).headers.get('x-request-id')).toBe('abc-123');
-    expect((await server.request('/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } })).headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect((await server.request('/healthz', { headers: { 'X-Request-Id': 'bad id with spaces' } })).headers.get('x-request-id')).toMatch(
+      /^[0-9a-f-]{36}$/,
+    );
   });
 });

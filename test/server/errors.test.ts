@@ -11,15 +11,23 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const SERVICE = execPath('service-resources', 'service');
-const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) => server.request(SERVICE, { method: 'POST', body, headers });
+const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
+  server.request(SERVICE, { method: 'POST', body, headers });
 
 describe('error answers', () => {
   it('400 for malformed JSON, saying where without quoting the body', async () => {
     const problem = await problemOf(await post('{\n  "values": {\n    "web": { "metadata" "secret-value" }\n  }\n}'));
-    expect(problem).toMatchObject({ type: '/problems/bad-request', title: 'Malformed JSON', status: 400, detail: 'the body is not valid JSON at line 3, column 25' });
+    expect(problem).toMatchObject({
+      type: '/problems/bad-request',
+      title: 'Malformed JSON',
+      status: 400,
+      detail: 'the body is not valid JSON at line 3, column 25',
+    });
     expect(JSON.stringify(problem)).not.toContain('secret-value');
     expect((await problemOf(await post(''))).detail).toBe('the body is not valid JSON: the body is empty');
-    expect((await problemOf(await post('{"values":'))).detail).toBe('the body is not valid JSON: it ends before the JSON value is complete');
+    expect((await problemOf(await post('{"values":'))).detail).toBe(
+      'the body is not valid JSON: it ends before the JSON value is complete',
+    );
   });
 
   it('400 for nesting deeper than 64 levels, and none for 64', async () => {
@@ -31,21 +39,34 @@ describe('error answers', () => {
   });
 
   it('400 for a body that is empty, not UTF-8, or holds a number too large to represent', async () => {
-    expect((await problemOf(await post('', { 'Content-Type': 'application/json; charset=utf-8' }))).detail).toBe('the body is not valid JSON: the body is empty');
+    expect((await problemOf(await post('', { 'Content-Type': 'application/json; charset=utf-8' }))).detail).toBe(
+      'the body is not valid JSON: the body is empty',
+    );
     const latin1 = Buffer.concat([Buffer.from('{"values":{"w":{"metadata":{"name":"'), Buffer.from([0xe9]), Buffer.from('"}}}}')]);
     const notUtf8 = await server.request(SERVICE, { method: 'POST', body: latin1, headers: { 'Content-Type': 'application/json' } });
     expect((await problemOf(notUtf8)).detail).toBe('the body is not valid UTF-8');
     const huge = await post('{"facets":["addon:ports"],"values":{"w":{"metadata":{"name":"w"},"spec":{"ports":[{"port":1e400}]}}}}');
-    expect(await problemOf(huge)).toMatchObject({ status: 400, detail: 'the number at /values/w/spec/ports/0/port is too large to represent' });
+    expect(await problemOf(huge)).toMatchObject({
+      status: 400,
+      detail: 'the number at /values/w/spec/ports/0/port is too large to represent',
+    });
   });
 
   it('400 naming the JSON Pointer of a string or member name that holds a lone UTF-16 surrogate, on exec and batch', async () => {
-    const why = 'holds a lone UTF-16 surrogate, which UTF-8 cannot carry (kubectl would read U+FFFD); send the whole character as a surrogate pair, or leave it out';
+    const why =
+      'holds a lone UTF-16 surrogate, which UTF-8 cannot carry (kubectl would read U+FFFD); send the whole character as a surrogate pair, or leave it out';
     const inString = await problemOf(await post('{"values":{"w":{"metadata":{"name":"w","labels":{"a~b/c":"x\\ud800y"}}}}}'));
-    expect(inString).toMatchObject({ type: '/problems/bad-request', status: 400, detail: `the string at /values/w/metadata/labels/a~0b~1c ${why}` });
+    expect(inString).toMatchObject({
+      type: '/problems/bad-request',
+      status: 400,
+      detail: `the string at /values/w/metadata/labels/a~0b~1c ${why}`,
+    });
     expect(inString.errors).toEqual([{ pointer: '/values/w/metadata/labels/a~0b~1c', detail: inString.detail }]);
-    const batch = '{"resources":[{"repository":"service-resources","collection":"service"}],"values":{"w":{"metadata":{"name":"w","labels":{"\\uDC00x":"v"}}}}}';
-    const inName = await problemOf(await server.request(`${BASE}/exec?format=yaml`, { method: 'POST', body: batch, headers: { 'Content-Type': 'application/json' } }));
+    const batch =
+      '{"resources":[{"repository":"service-resources","collection":"service"}],"values":{"w":{"metadata":{"name":"w","labels":{"\\uDC00x":"v"}}}}}';
+    const inName = await problemOf(
+      await server.request(`${BASE}/exec?format=yaml`, { method: 'POST', body: batch, headers: { 'Content-Type': 'application/json' } }),
+    );
     expect(inName.detail).toBe(`the member name "\\udc00x" in the object at /values/w/metadata/labels ${why}`);
     expect(inName.errors).toEqual([{ pointer: '/values/w/metadata/labels/\udc00x', detail: inName.detail }]);
     // A pair is one character, escaped or not.
@@ -55,29 +76,52 @@ describe('error answers', () => {
   it('400 naming an unknown query parameter, the ones the route takes and the one most likely meant, on exec, batch and discovery', async () => {
     const values = { w: { metadata: { name: 'w' } } };
     const exec = await problemOf(await server.request(`${SERVICE}?fromat=yaml`, { method: 'POST', json: { values } }));
-    expect(exec).toMatchObject({ type: '/problems/bad-request', status: 400, detail: 'unknown query parameter "fromat"; this route takes format, strict, release; did you mean "format"?', parameter: 'fromat', known: ['format', 'strict', 'release'] });
-    const batch = await problemOf(await server.request(`${BASE}/exec?format=yaml&stirct=true`, { method: 'POST', json: { resources: [{ repository: 'service-resources', collection: 'service' }], values } }));
-    expect(batch).toMatchObject({ status: 400, detail: 'unknown query parameter "stirct"; this route takes format, strict; did you mean "strict"?' });
+    expect(exec).toMatchObject({
+      type: '/problems/bad-request',
+      status: 400,
+      detail: 'unknown query parameter "fromat"; this route takes format, strict, release; did you mean "format"?',
+      parameter: 'fromat',
+      known: ['format', 'strict', 'release'],
+    });
+    const batch = await problemOf(
+      await server.request(`${BASE}/exec?format=yaml&stirct=true`, {
+        method: 'POST',
+        json: { resources: [{ repository: 'service-resources', collection: 'service' }], values },
+      }),
+    );
+    expect(batch).toMatchObject({
+      status: 400,
+      detail: 'unknown query parameter "stirct"; this route takes format, strict; did you mean "strict"?',
+    });
     // A batch names releases per resource, so release is no parameter of it, and nothing is close to it.
-    const release = await problemOf(await server.request(`${BASE}/exec?release=1.0.0`, { method: 'POST', json: { resources: [], values } }));
+    const release = await problemOf(
+      await server.request(`${BASE}/exec?release=1.0.0`, { method: 'POST', json: { resources: [], values } }),
+    );
     expect(release.detail).toBe('unknown query parameter "release"; this route takes format, strict');
     const collection = await problemOf(await server.request(`${BASE}/service-resources/v1/resources/collections/service?relase=1.0.0`));
     expect(collection.detail).toBe('unknown query parameter "relase"; this route takes release; did you mean "release"?');
     const vendors = await problemOf(await server.request('/apis/repos?pretty'));
     expect(vendors.detail).toBe('unknown query parameter "pretty"; this route takes none');
     // The problem type says so too.
-    expect(((await (await server.request('/problems/bad-request')).json()) as { description: string }).description).toContain('query parameter the route does not take');
+    expect(((await (await server.request('/problems/bad-request')).json()) as { description: string }).description).toContain(
+      'query parameter the route does not take',
+    );
   });
 
   it('takes every query parameter the OpenAPI document gives an operation', async () => {
-    const document = (await (await server.request('/openapi.json')).json()) as { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> };
+    const document = (await (await server.request('/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>>;
+    };
     const fill: Record<string, string> = { vendor: 'facetform', repository: 'service-resources', apiVersion: 'v1', collection: 'service' };
     let checked = 0;
     for (const [template, operations] of Object.entries(document.paths)) {
       const path = template.replace(/\{(\w+)\}/g, (_, name: string) => fill[name]!);
       for (const [method, operation] of Object.entries(operations)) {
         for (const parameter of (operation.parameters ?? []).filter((candidate) => candidate.in === 'query')) {
-          const response = await server.request(`${path}?${parameter.name}=x`, { method: method.toUpperCase(), ...(method === 'post' ? { json: { values: {} } } : {}) });
+          const response = await server.request(`${path}?${parameter.name}=x`, {
+            method: method.toUpperCase(),
+            ...(method === 'post' ? { json: { values: {} } } : {}),
+          });
           const body = await response.text();
           expect(body, `${method} ${path} ${parameter.name}`).not.toContain('unknown query parameter');
           checked++;
@@ -90,24 +134,50 @@ describe('error answers', () => {
   it('401 for a missing or wrong key, with the same answer', async () => {
     const missing = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': '' }, json: {} }));
     const wrong = await problemOf(await server.request(SERVICE, { method: 'POST', headers: { 'X-APIKEY': 'not-the-key' }, json: {} }));
-    expect(missing).toMatchObject({ type: '/problems/unauthorized', status: 401, detail: 'send a valid API key in the X-APIKEY header (or as Authorization: Bearer)' });
+    expect(missing).toMatchObject({
+      type: '/problems/unauthorized',
+      status: 401,
+      detail: 'send a valid API key in the X-APIKEY header (or as Authorization: Bearer)',
+    });
     expect({ ...wrong, instance: undefined }).toEqual({ ...missing, instance: undefined });
   });
 
   it('asks for the key on every route but the public ones, whatever the letter case of the path', async () => {
-    for (const path of ['/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec', '/APIS/repos', '/no/such/route', '/healthz/']) {
-      const response = await server.request(path, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } }, headers: { 'X-APIKEY': '' } });
+    for (const path of [
+      '/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec',
+      '/APIS/repos',
+      '/no/such/route',
+      '/healthz/',
+    ]) {
+      const response = await server.request(path, {
+        method: 'POST',
+        json: { values: { w: { metadata: { name: 'w' } } } },
+        headers: { 'X-APIKEY': '' },
+      });
       expect(response.status, path).toBe(401);
     }
-    expect((await server.request('/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec', { method: 'POST', json: { values: {} } })).status).toBe(404);
+    expect(
+      (
+        await server.request('/Apis/repos/facetform/service-resources/v1/resources/collections/service/exec', {
+          method: 'POST',
+          json: { values: {} },
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('404 naming what exists, for each part of the path', async () => {
     const cases: Array<[string, string]> = [
       [`/apis/repos/acme/service-resources/v1/resources/collections/service/exec`, 'no vendor "acme"; known: facetform'],
-      [`${BASE}/service-resource/v1/resources/collections/service/exec`, 'no repository "service-resource"; known: config-and-storage-resources, extend-resources, service-resources'],
+      [
+        `${BASE}/service-resource/v1/resources/collections/service/exec`,
+        'no repository "service-resource"; known: config-and-storage-resources, extend-resources, service-resources',
+      ],
       [`${BASE}/service-resources/v9/resources/collections/service/exec`, 'no API version "v9"; known: v1'],
-      [`${BASE}/service-resources/v1/resources/collections/svc/exec`, 'no collection "svc"; known: endpoints, ingress, ingressclass, service'],
+      [
+        `${BASE}/service-resources/v1/resources/collections/svc/exec`,
+        'no collection "svc"; known: endpoints, ingress, ingressclass, service',
+      ],
     ];
     for (const [path, detail] of cases) {
       const problem = await problemOf(await server.request(path, { method: 'POST', json: { values: {} } }));
@@ -141,11 +211,20 @@ describe('error answers', () => {
     expect(await problemOf(await post(big))).toMatchObject({ type: '/problems/payload-too-large', status: 413 });
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const url = new URL(server.url + SERVICE);
-      const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY, 'Transfer-Encoding': 'chunked' } }, (res) => {
-        let body = '';
-        res.on('data', (chunk) => (body += chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, body }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY, 'Transfer-Encoding': 'chunked' },
+        },
+        (res) => {
+          let body = '';
+          res.on('data', (chunk) => (body += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        },
+      );
       req.on('error', reject);
       for (let sent = 0; sent < 2 * 1024 * 1024; sent += 64 * 1024) req.write('x'.repeat(64 * 1024));
       req.end();
@@ -156,12 +235,23 @@ describe('error answers', () => {
   it('415 for a body that is not application/json', async () => {
     for (const type of ['text/plain', 'application/x-www-form-urlencoded']) {
       const problem = await problemOf(await post('{"values":{}}', { 'Content-Type': type }));
-      expect(problem).toMatchObject({ type: '/problems/unsupported-media-type', status: 415, detail: `the body must be application/json, not ${type}` });
+      expect(problem).toMatchObject({
+        type: '/problems/unsupported-media-type',
+        status: 415,
+        detail: `the body must be application/json, not ${type}`,
+      });
     }
     expect((await problemOf(await post('{"values":{}}', {}))).status).toBe(415);
-    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json; charset=utf-16' }))).detail).toBe('JSON must be UTF-8, not charset=utf-16');
-    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }))).detail).toBe('Content-Encoding gzip is not supported; send the body uncompressed');
-    expect((await post(JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(200);
+    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json; charset=utf-16' }))).detail).toBe(
+      'JSON must be UTF-8, not charset=utf-16',
+    );
+    expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }))).detail).toBe(
+      'Content-Encoding gzip is not supported; send the body uncompressed',
+    );
+    expect(
+      (await post(JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }), { 'Content-Type': 'application/json; charset=utf-8' }))
+        .status,
+    ).toBe(200);
   });
 
   it('422 for a body of the wrong shape', async () => {
@@ -188,8 +278,14 @@ describe('error answers', () => {
   });
 
   it('422 naming the list, not each entry, for a facet list longer than any array may be', async () => {
-    const problem = await problemOf(await post(JSON.stringify({ facets: Array.from({ length: 130_000 }, () => 'x'), values: { w: { metadata: { name: 'w' } } } })));
-    expect(problem).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/facets', detail: `has 130000 items; at most ${readLimits({}).maxItems}` }] });
+    const problem = await problemOf(
+      await post(JSON.stringify({ facets: Array.from({ length: 130_000 }, () => 'x'), values: { w: { metadata: { name: 'w' } } } })),
+    );
+    expect(problem).toMatchObject({
+      status: 422,
+      title: 'Request over limits',
+      errors: [{ pointer: '/facets', detail: `has 130000 items; at most ${readLimits({}).maxItems}` }],
+    });
   });
 
   it('500 with a request id and no internals for an unexpected failure, logged with its stack', async () => {
@@ -207,7 +303,9 @@ describe('error answers', () => {
         detail: 'the server failed unexpectedly; quote request id req-500-test when reporting it',
         instance: 'urn:request:req-500-test',
       });
-      const logged = server.logs.find((line) => line.msg === 'unexpected error' && line.requestId === 'req-500-test') as { err: { stack: string } };
+      const logged = server.logs.find((line) => line.msg === 'unexpected error' && line.requestId === 'req-500-test') as {
+        err: { stack: string };
+      };
       expect(logged.err.stack).toContain('disk on fire');
     } finally {
       server.state.registry.bundle = original;

@@ -8,7 +8,14 @@ import { examplesIn, repositoriesIn } from '../helpers/repos.js';
 import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
-let seeds: Array<{ repository: string; collection: string; request: Record<string, unknown>; digest: string; release: string; check: ManifestCheck }>;
+let seeds: Array<{
+  repository: string;
+  collection: string;
+  request: Record<string, unknown>;
+  digest: string;
+  release: string;
+  check: ManifestCheck;
+}>;
 beforeAll(async () => {
   server = await startTestServer();
   seeds = loadBundles(await shippedBundles()).flatMap((loaded) =>
@@ -27,9 +34,16 @@ afterAll(() => server.close());
 
 describe('exec', () => {
   it('answers the seed example of every shipped collection with a manifest its kind accepts, in JSON and YAML', async () => {
-    expect(seeds.map((seed) => seed.collection).sort()).toEqual(repositoriesIn().flatMap((repository) => repository.collections).sort());
+    expect(seeds.map((seed) => seed.collection).sort()).toEqual(
+      repositoriesIn()
+        .flatMap((repository) => repository.collections)
+        .sort(),
+    );
     for (const seed of seeds) {
-      const json = await server.request(execPath(seed.repository, seed.collection) + '?format=json', { method: 'POST', json: seed.request });
+      const json = await server.request(execPath(seed.repository, seed.collection) + '?format=json', {
+        method: 'POST',
+        json: seed.request,
+      });
       expect(json.status, seed.collection).toBe(200);
       expect(json.headers.get('content-type')).toBe('application/json; charset=utf-8');
       expect(json.headers.get('x-facetform-release')).toBe(seed.release);
@@ -38,7 +52,10 @@ describe('exec', () => {
       expect(Object.keys(manifest).slice(0, 3)).toEqual(['apiVersion', 'kind', 'metadata']);
       expect(seed.check.problems(manifest), seed.collection).toEqual([]);
 
-      const yaml = await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', { method: 'POST', json: seed.request });
+      const yaml = await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', {
+        method: 'POST',
+        json: seed.request,
+      });
       expect(yaml.status).toBe(200);
       expect(yaml.headers.get('content-type')).toBe('application/yaml');
       expect(parseYaml(await yaml.text())).toEqual(manifest);
@@ -46,36 +63,56 @@ describe('exec', () => {
   });
 
   it('answers JSON by default', async () => {
-    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: seeds.find((s) => s.collection === 'service')!.request });
+    const response = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: seeds.find((s) => s.collection === 'service')!.request,
+    });
     expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   });
 
   it('gives byte-identical bodies for identical requests', async () => {
     const seed = seeds.find((s) => s.collection === 'customresourcedefinition')!;
-    const bodies = await Promise.all([1, 2, 3].map(async () => (await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', { method: 'POST', json: seed.request })).text()));
+    const bodies = await Promise.all(
+      [1, 2, 3].map(async () =>
+        (await server.request(execPath(seed.repository, seed.collection) + '?format=yaml', { method: 'POST', json: seed.request })).text(),
+      ),
+    );
     expect(new Set(bodies).size).toBe(1);
   });
 
   it('lists unknown input members in Warning headers and still renders', async () => {
     const response = await server.request(execPath('service-resources', 'service'), {
       method: 'POST',
-      json: { facets: ['addon:ports'], values: { web: { metadata: { name: 'web' }, spec: { port: 80, ports: [{ port: 80, protocl: 'TCP' }] } } } },
+      json: {
+        facets: ['addon:ports'],
+        values: { web: { metadata: { name: 'web' }, spec: { port: 80, ports: [{ port: 80, protocl: 'TCP' }] } } },
+      },
     });
     expect(response.status).toBe(200);
-    expect(response.headers.get('warning')).toBe('299 - "unknown field \\"/values/web/spec/port\\"", 299 - "unknown field \\"/values/web/spec/ports/0/protocl\\""');
+    expect(response.headers.get('warning')).toBe(
+      '299 - "unknown field \\"/values/web/spec/port\\"", 299 - "unknown field \\"/values/web/spec/ports/0/protocl\\""',
+    );
   });
 
   it('writes Warning text as RFC 9110 quoted-strings of UTF-8 bytes, which a Kubernetes client reads back as the text', async () => {
     const names = ['spéc"x\\y\tz', 'ключ', 'line\nbreak'];
-    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'web' }, ...Object.fromEntries(names.map((name) => [name, 1])) } } } });
+    const response = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: { values: { web: { metadata: { name: 'web' }, ...Object.fromEntries(names.map((name) => [name, 1])) } } },
+    });
     expect(response.status).toBe(200);
     // A control character cannot travel in a header: it arrives as the text of its escape.
-    expect(readWarnings(response.headers.get('warning')!)).toEqual(['/values/web/spéc"x\\y\tz', '/values/web/ключ', '/values/web/line\\u000abreak'].map((pointer) => `unknown field "${pointer}"`));
+    expect(readWarnings(response.headers.get('warning')!)).toEqual(
+      ['/values/web/spéc"x\\y\tz', '/values/web/ключ', '/values/web/line\\u000abreak'].map((pointer) => `unknown field "${pointer}"`),
+    );
   });
 
   it('sends at most 20 Warning headers, with long pointers cut, however many unknown members there are', async () => {
     const extra = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`${'k'.repeat(9000)}${index}`, 1]));
-    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'web' }, ...extra } } } });
+    const response = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: { values: { web: { metadata: { name: 'web' }, ...extra } } },
+    });
     expect(response.status).toBe(200);
     const warnings = response.headers.get('warning')!.split(/, (?=299 )/);
     expect(warnings).toHaveLength(21);
@@ -85,7 +122,10 @@ describe('exec', () => {
 
   it('quotes strings in YAML that kubectl would read as booleans or numbers', async () => {
     const data = { a: 'yes', b: 'on', c: 'y', d: '0b101', e: '12:30', f: 'NO', g: '1_000', h: '0777' };
-    const response = await server.request(execPath('config-and-storage-resources', 'configmap') + '?format=yaml', { method: 'POST', json: { facets: ['addon:data'], values: { c: { metadata: { name: 'c' }, data } } } });
+    const response = await server.request(execPath('config-and-storage-resources', 'configmap') + '?format=yaml', {
+      method: 'POST',
+      json: { facets: ['addon:data'], values: { c: { metadata: { name: 'c' }, data } } },
+    });
     const text = await response.text();
     expect(parseYaml(text, { version: '1.1' }).data).toEqual(data);
     expect(text).toContain('a: "yes"');
@@ -93,7 +133,10 @@ describe('exec', () => {
 
   it('reports every problem at once, even with a request of the wrong shape', async () => {
     const problem = await problemOf(
-      await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:spec', 'nope', 3], values: { w: { metadata: { name: 5 } } } } }),
+      await server.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { facets: ['addon:spec', 'nope', 3], values: { w: { metadata: { name: 5 } } } },
+      }),
     );
     expect(problem.title).toBe('Invalid request');
     expect(problem.errors!.map((error) => error.pointer)).toEqual(['/facets/1', '/facets/2', '/values/w/metadata/name']);
@@ -104,7 +147,10 @@ describe('exec', () => {
     const facets = Array.from({ length: readLimits({}).maxItems - 1 }, () => 'addon:ports');
     const before = process.memoryUsage().heapUsed;
     for (let index = 0; index < 50; index++) {
-      const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: [...facets, `addon:${['type', 'spec'][index % 2]}`], values: { w: { metadata: { name: 'w' } } } } });
+      const response = await server.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { facets: [...facets, `addon:${['type', 'spec'][index % 2]}`], values: { w: { metadata: { name: 'w' } } } },
+      });
       expect(response.status).toBe(200);
     }
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(200 * 1024 * 1024);
@@ -112,10 +158,18 @@ describe('exec', () => {
 
   it('with strict=true, renders every shipped example: strict refuses unknown members and requires only what the schema requires', async () => {
     const examples = examplesIn();
-    expect(new Set(examples.map((example) => example.collection))).toEqual(new Set(repositoriesIn().flatMap((repository) => repository.collections)));
+    expect(new Set(examples.map((example) => example.collection))).toEqual(
+      new Set(repositoriesIn().flatMap((repository) => repository.collections)),
+    );
     for (const example of examples) {
-      const response = await server.request(execPath(example.repository, example.collection) + '?strict=true', { method: 'POST', json: example.request });
-      expect(response.status, `${example.repository}/${example.collection} example ${example.name}: ${response.status === 200 ? '' : await response.text()}`).toBe(200);
+      const response = await server.request(execPath(example.repository, example.collection) + '?strict=true', {
+        method: 'POST',
+        json: example.request,
+      });
+      expect(
+        response.status,
+        `${example.repository}/${example.collection} example ${example.name}: ${response.status === 200 ? '' : await response.text()}`,
+      ).toBe(200);
       expect(response.headers.get('warning')).toBeNull();
     }
   });
@@ -123,12 +177,20 @@ describe('exec', () => {
   it('with strict=true, refuses unknown members with a 422, and a placeholder the schema does not require stays optional', async () => {
     const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
-      json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, tpye: 'NodePort' } } } },
+      json: {
+        facets: ['addon:type'],
+        values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, tpye: 'NodePort' } } },
+      },
     });
     const problem = await problemOf(response);
     expect(problem.status).toBe(422);
-    expect(problem.errors).toEqual([{ pointer: '/values/web/spec/tpye', detail: 'is not a known field (strict=true rejects unknown fields)' }]);
-    const fixed = await server.request(execPath('service-resources', 'service') + '?strict=true', { method: 'POST', json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' } } } } } });
+    expect(problem.errors).toEqual([
+      { pointer: '/values/web/spec/tpye', detail: 'is not a known field (strict=true rejects unknown fields)' },
+    ]);
+    const fixed = await server.request(execPath('service-resources', 'service') + '?strict=true', {
+      method: 'POST',
+      json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' } } } } },
+    });
     expect(fixed.status).toBe(200);
     expect(((await fixed.json()) as any).spec).toEqual({ selector: { app: 'web' } });
   });
@@ -136,12 +198,24 @@ describe('exec', () => {
   it('answers 422 with every violation as a JSON Pointer into the body', async () => {
     const response = await server.request(execPath('extend-resources', 'customresourcedefinition'), {
       method: 'POST',
-      json: { facets: ['addon:shortnames', 'addon:nope'], values: { crd: { metadata: { name: 7 }, spec: { group: 'example.com', names: { kind: 'W', shortNames: 'w' }, scope: 'Galaxy', versions: [] } } } },
+      json: {
+        facets: ['addon:shortnames', 'addon:nope'],
+        values: {
+          crd: {
+            metadata: { name: 7 },
+            spec: { group: 'example.com', names: { kind: 'W', shortNames: 'w' }, scope: 'Galaxy', versions: [] },
+          },
+        },
+      },
     });
     const problem = await problemOf(response);
     expect(problem).toMatchObject({ type: '/problems/invalid-values', title: 'Invalid input values', status: 422 });
     expect(problem.errors).toEqual([
-      { pointer: '/facets/1', detail: '"addon:nope" is not a facet of customresourcedefinition; its facets are addon:categories, addon:conversion, addon:listkind, addon:preserveunknownfields, addon:shortnames, addon:spec, master' },
+      {
+        pointer: '/facets/1',
+        detail:
+          '"addon:nope" is not a facet of customresourcedefinition; its facets are addon:categories, addon:conversion, addon:listkind, addon:preserveunknownfields, addon:shortnames, addon:spec, master',
+      },
       { pointer: '/values/crd/metadata/name', detail: 'must be string' },
       { pointer: '/values/crd/spec/names/plural', detail: 'is required' },
       { pointer: '/values/crd/spec/names/shortNames', detail: 'must be array' },
@@ -150,16 +224,25 @@ describe('exec', () => {
   });
 
   it('suggests the facet an unknown one most likely meant, as lint does: a misspelling, another letter case, or a missing addon: prefix', async () => {
-    const response = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: ['addon:prots', 'Addon:Ports', 'ports', 'addon:nothing-like-it'], values: { web: { metadata: { name: 'web' } } } } });
+    const response = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: { facets: ['addon:prots', 'Addon:Ports', 'ports', 'addon:nothing-like-it'], values: { web: { metadata: { name: 'web' } } } },
+    });
     const problem = await problemOf(response);
     expect(problem.status).toBe(422);
     const details = problem.errors!.map((error) => error.detail);
-    for (const detail of details.slice(0, 3)) expect(detail).toMatch(/^"[^"]+" is not a facet of service; its facets are .*; did you mean "addon:ports"\?$/);
+    for (const detail of details.slice(0, 3))
+      expect(detail).toMatch(/^"[^"]+" is not a facet of service; its facets are .*; did you mean "addon:ports"\?$/);
     expect(details[3]).not.toContain('did you mean');
   });
 
   it('checks the request shape: facets strings, values objects, globalvars strings', async () => {
-    const problem = await problemOf(await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { facets: 'addon:ports', values: { a: 1 }, globalvars: { __SVC_ID__: 3 } } }));
+    const problem = await problemOf(
+      await server.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { facets: 'addon:ports', values: { a: 1 }, globalvars: { __SVC_ID__: 3 } },
+      }),
+    );
     expect(problem.errors).toEqual([
       { pointer: '/facets', detail: 'must be an array of facet names' },
       { pointer: '/globalvars/__SVC_ID__', detail: 'must be a string naming a key of values' },
@@ -168,23 +251,41 @@ describe('exec', () => {
   });
 
   it('resolves globalvars and reports a key that values lacks', async () => {
-    const problem = await problemOf(await server.request(execPath('service-resources', 'service'), { method: 'POST', json: { values: { web: { metadata: { name: 'w' } } }, globalvars: { __SVC_ID__: 'api' } } }));
+    const problem = await problemOf(
+      await server.request(execPath('service-resources', 'service'), {
+        method: 'POST',
+        json: { values: { web: { metadata: { name: 'w' } } }, globalvars: { __SVC_ID__: 'api' } },
+      }),
+    );
     expect(problem.errors).toEqual([{ pointer: '/globalvars/__SVC_ID__', detail: 'names "api", which values lacks; values has "web"' }]);
   });
 
   it('answers 400 listing the formats for an unknown format, and for a bad strict value', async () => {
     const seed = seeds.find((s) => s.collection === 'service')!;
-    const format = await problemOf(await server.request(execPath('service-resources', 'service') + '?format=xml', { method: 'POST', json: seed.request }));
-    expect(format).toMatchObject({ status: 400, detail: 'format "xml" is not supported; use one of json, yaml', allowed: ['json', 'yaml'] });
-    const strict = await problemOf(await server.request(execPath('service-resources', 'service') + '?strict=yes', { method: 'POST', json: seed.request }));
+    const format = await problemOf(
+      await server.request(execPath('service-resources', 'service') + '?format=xml', { method: 'POST', json: seed.request }),
+    );
+    expect(format).toMatchObject({
+      status: 400,
+      detail: 'format "xml" is not supported; use one of json, yaml',
+      allowed: ['json', 'yaml'],
+    });
+    const strict = await problemOf(
+      await server.request(execPath('service-resources', 'service') + '?strict=yes', { method: 'POST', json: seed.request }),
+    );
     expect(strict.detail).toBe('query parameter strict must be true or false, not "yes"');
   });
 
   it('renders with a named release and says which release answered', async () => {
     const seed = seeds.find((s) => s.collection === 'service')!;
-    const named = await server.request(execPath('service-resources', 'service') + `?release=${seed.release}`, { method: 'POST', json: seed.request });
+    const named = await server.request(execPath('service-resources', 'service') + `?release=${seed.release}`, {
+      method: 'POST',
+      json: seed.request,
+    });
     expect(named.headers.get('x-facetform-release')).toBe(seed.release);
-    const missing = await problemOf(await server.request(execPath('service-resources', 'service') + '?release=9.9.9', { method: 'POST', json: seed.request }));
+    const missing = await problemOf(
+      await server.request(execPath('service-resources', 'service') + '?release=9.9.9', { method: 'POST', json: seed.request }),
+    );
     expect(missing).toMatchObject({ status: 404, detail: `no release "9.9.9"; known: ${seed.release}` });
   });
 });

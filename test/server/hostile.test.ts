@@ -24,18 +24,64 @@ let PATHS: string[];
 beforeAll(async () => {
   server = await startTestServer();
   PATHS = server.state.registry.bundles
-    .flatMap((loaded) => [...loaded.collections.keys()].map((name) => `${BASE}/${loaded.bundle.repository.name}/v1/resources/collections/${name}/exec`))
+    .flatMap((loaded) =>
+      [...loaded.collections.keys()].map((name) => `${BASE}/${loaded.bundle.repository.name}/v1/resources/collections/${name}/exec`),
+    )
     .sort((a, b) => Number(b.endsWith('/service/exec')) - Number(a.endsWith('/service/exec')));
 });
 afterAll(() => server.close());
 
 // Variables of every served collection, and the variable-shaped names that are none of them.
-const VARIABLES = ['__SVC_ID__', '__ING_ID__', '__INGCLASS_ID__', '__EP_ID__', '__SC_ID__', '__PVC_ID__', '__PV_ID__', '__CM_ID__', '__SECRET_ID__', '__CRD_ID__', '__NOPE_ID__'];
+const VARIABLES = [
+  '__SVC_ID__',
+  '__ING_ID__',
+  '__INGCLASS_ID__',
+  '__EP_ID__',
+  '__SC_ID__',
+  '__PVC_ID__',
+  '__PV_ID__',
+  '__CM_ID__',
+  '__SECRET_ID__',
+  '__CRD_ID__',
+  '__NOPE_ID__',
+];
 const hostileKey = fc.oneof(
-  fc.constantFrom('__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', 'metadata', 'spec', 'name', 'ports', 'data', '0', '', '~1/', '{{ __SVC_ID__.x }}'),
+  fc.constantFrom(
+    '__proto__',
+    'constructor',
+    'prototype',
+    'toString',
+    'valueOf',
+    'hasOwnProperty',
+    'metadata',
+    'spec',
+    'name',
+    'ports',
+    'data',
+    '0',
+    '',
+    '~1/',
+    '{{ __SVC_ID__.x }}',
+  ),
   fc.string({ unit: 'binary', maxLength: 12 }),
 );
-const edgeNumber = fc.constantFrom(0, -0, 1, -1, 0.5, 65535, 65536, 2 ** 31, -(2 ** 31) - 1, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, Number.MIN_VALUE, Number.MAX_VALUE, 1e308, -1e-308);
+const edgeNumber = fc.constantFrom(
+  0,
+  -0,
+  1,
+  -1,
+  0.5,
+  65535,
+  65536,
+  2 ** 31,
+  -(2 ** 31) - 1,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 2,
+  Number.MIN_VALUE,
+  Number.MAX_VALUE,
+  1e308,
+  -1e-308,
+);
 const oddString = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }),
   fc.string({ unit: 'grapheme', maxLength: 20 }),
@@ -44,7 +90,12 @@ const oddString = fc.oneof(
 );
 const leaf = fc.oneof(oddString, edgeNumber, fc.double(), fc.boolean(), fc.constant(null));
 const json = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, leaf, fc.array(tie('value'), { maxLength: 5 }), fc.dictionary(hostileKey, tie('value'), { maxKeys: 5 })),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    leaf,
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(hostileKey, tie('value'), { maxKeys: 5 }),
+  ),
 })).value;
 const nested = fc.integer({ min: 1, max: 120 }).map((depth) => {
   let value: unknown = 'bottom';
@@ -53,29 +104,67 @@ const nested = fc.integer({ min: 1, max: 120 }).map((depth) => {
 });
 const values = fc.oneof(
   json,
-  fc.dictionary(hostileKey, fc.oneof(json, nested, fc.record({ metadata: fc.oneof(json, fc.record({ name: oddString })), spec: json, data: json }, { requiredKeys: [] })), { maxKeys: 4 }),
-  fc.array(fc.constant({ metadata: { name: 'x' } }), { minLength: 90, maxLength: 130 }).map((list) => Object.fromEntries(list.map((entry, index) => [`id${index}`, entry]))),
+  fc.dictionary(
+    hostileKey,
+    fc.oneof(
+      json,
+      nested,
+      fc.record({ metadata: fc.oneof(json, fc.record({ name: oddString })), spec: json, data: json }, { requiredKeys: [] }),
+    ),
+    { maxKeys: 4 },
+  ),
+  fc
+    .array(fc.constant({ metadata: { name: 'x' } }), { minLength: 90, maxLength: 130 })
+    .map((list) => Object.fromEntries(list.map((entry, index) => [`id${index}`, entry]))),
 );
 const body = fc.oneof(
   json,
   fc.record(
     {
-      facets: fc.oneof(json, fc.array(fc.oneof(fc.constantFrom('master', 'addon:spec', 'addon:ports', 'addon:data', 'addon:rules', 'addon:tls'), oddString, edgeNumber), { maxLength: 6 })),
+      facets: fc.oneof(
+        json,
+        fc.array(
+          fc.oneof(fc.constantFrom('master', 'addon:spec', 'addon:ports', 'addon:data', 'addon:rules', 'addon:tls'), oddString, edgeNumber),
+          { maxLength: 6 },
+        ),
+      ),
       values,
-      globalvars: fc.oneof(json, fc.dictionary(fc.oneof(fc.constantFrom(...VARIABLES), hostileKey), fc.oneof(hostileKey, json), { maxKeys: 3 })),
+      globalvars: fc.oneof(
+        json,
+        fc.dictionary(fc.oneof(fc.constantFrom(...VARIABLES), hostileKey), fc.oneof(hostileKey, json), { maxKeys: 3 }),
+      ),
     },
     { requiredKeys: [] },
   ),
 );
 /** A valid service request with one hostile value planted somewhere in it. */
-const plantedService = fc.tuple(fc.constantFrom('metadata', 'metadata.name', 'metadata.labels', 'spec', 'spec.selector', 'spec.ports', 'spec.ports.0', 'spec.ports.0.port', 'spec.type', 'spec.externalIPs'), json).map(([at, planted]) => {
-  const input: Record<string, any> = { metadata: { name: 'web', namespace: 'default' }, spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }], type: 'ClusterIP' } };
-  const path = at.split('.');
-  let node = input;
-  for (const segment of path.slice(0, -1)) node = node[segment];
-  node[path.at(-1)!] = planted;
-  return { facets: ['addon:spec'], values: { web: input }, globalvars: { __SVC_ID__: 'web' } };
-});
+const plantedService = fc
+  .tuple(
+    fc.constantFrom(
+      'metadata',
+      'metadata.name',
+      'metadata.labels',
+      'spec',
+      'spec.selector',
+      'spec.ports',
+      'spec.ports.0',
+      'spec.ports.0.port',
+      'spec.type',
+      'spec.externalIPs',
+    ),
+    json,
+  )
+  .map(([at, planted]) => {
+    const input: Record<string, any> = {
+      metadata: { name: 'web', namespace: 'default' },
+      spec: { selector: { app: 'web' }, ports: [{ port: 80, targetPort: 8080 }], type: 'ClusterIP' },
+    };
+    const path = at.split('.');
+    let node = input;
+    for (const segment of path.slice(0, -1)) node = node[segment];
+    node[path.at(-1)!] = planted;
+    return { facets: ['addon:spec'], values: { web: input }, globalvars: { __SVC_ID__: 'web' } };
+  });
 /** Batch bodies: resources of every shape, sharing hostile values. */
 const batchText = fc
   .record({
@@ -86,9 +175,18 @@ const batchText = fc
           json,
           fc.record(
             {
-              repository: fc.oneof(fc.constantFrom('service-resources', 'config-and-storage-resources', 'extend-resources', 'nope'), oddString),
-              collection: fc.oneof(fc.constantFrom('service', 'ingress', 'configmap', 'secret', 'persistent-volume', 'ingressclass', 'nope'), oddString),
-              facets: fc.oneof(json, fc.array(fc.constantFrom('master', 'addon:spec', 'addon:data', 'addon:ports', 'addon:x'), { maxLength: 3 })),
+              repository: fc.oneof(
+                fc.constantFrom('service-resources', 'config-and-storage-resources', 'extend-resources', 'nope'),
+                oddString,
+              ),
+              collection: fc.oneof(
+                fc.constantFrom('service', 'ingress', 'configmap', 'secret', 'persistent-volume', 'ingressclass', 'nope'),
+                oddString,
+              ),
+              facets: fc.oneof(
+                json,
+                fc.array(fc.constantFrom('master', 'addon:spec', 'addon:data', 'addon:ports', 'addon:x'), { maxLength: 3 }),
+              ),
               apiVersion: fc.oneof(fc.constantFrom('v1', 'v2'), oddString),
               release: fc.oneof(fc.constantFrom('1.0.0', '1.1.0', '9.9.9'), oddString),
             },
@@ -120,31 +218,41 @@ const contentType = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('text/plain', 'application/json; charset=latin1', '', 'application/merge-patch+json') },
 );
 
-
 describe('hostile input against the running server', () => {
   it(`answers ${RUNS} generated requests, single and batch, with a manifest or a 4xx problem+json, and leaves Object.prototype alone`, async () => {
     const prototypeBefore = Object.getOwnPropertyNames(Object.prototype).sort();
     const counts = new Map<number, number>();
     await fc.assert(
-      fc.asyncProperty(fc.oneof(fc.constant(PATHS[0]!), fc.constantFrom(...PATHS)), query, contentType, fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: batchText }), async (path, search, type, payload) => {
-        // Batch bodies go to the batch route.
-        if (payload.startsWith('{"resources"')) path = `${BASE}/exec`;
-        const headers: Record<string, string> = { 'X-APIKEY': KEY };
-        if (type !== '') headers['Content-Type'] = type;
-        const response = await fetch(server.url + path + search, { method: 'POST', headers, body: payload, signal: AbortSignal.timeout(10_000) });
-        counts.set(response.status, (counts.get(response.status) ?? 0) + 1);
-        const bodyText = await response.text();
-        if (response.status === 200) {
-          expect(response.headers.get('content-type')).toMatch(/^application\/(json|yaml)/);
-        } else {
-          expect(response.status).toBeGreaterThanOrEqual(400);
-          expect(response.status).toBeLessThan(500);
-          expect(response.headers.get('content-type')).toBe('application/problem+json');
-          const problem = JSON.parse(bodyText);
-          expect(problem.status).toBe(response.status);
-          expect(typeof problem.detail).toBe('string');
-        }
-      }),
+      fc.asyncProperty(
+        fc.oneof(fc.constant(PATHS[0]!), fc.constantFrom(...PATHS)),
+        query,
+        contentType,
+        fc.oneof({ weight: 4, arbitrary: text }, { weight: 1, arbitrary: batchText }),
+        async (path, search, type, payload) => {
+          // Batch bodies go to the batch route.
+          if (payload.startsWith('{"resources"')) path = `${BASE}/exec`;
+          const headers: Record<string, string> = { 'X-APIKEY': KEY };
+          if (type !== '') headers['Content-Type'] = type;
+          const response = await fetch(server.url + path + search, {
+            method: 'POST',
+            headers,
+            body: payload,
+            signal: AbortSignal.timeout(10_000),
+          });
+          counts.set(response.status, (counts.get(response.status) ?? 0) + 1);
+          const bodyText = await response.text();
+          if (response.status === 200) {
+            expect(response.headers.get('content-type')).toMatch(/^application\/(json|yaml)/);
+          } else {
+            expect(response.status).toBeGreaterThanOrEqual(400);
+            expect(response.status).toBeLessThan(500);
+            expect(response.headers.get('content-type')).toBe('application/problem+json');
+            const problem = JSON.parse(bodyText);
+            expect(problem.status).toBe(response.status);
+            expect(typeof problem.detail).toBe('string');
+          }
+        },
+      ),
       { numRuns: RUNS },
     );
     expect(Object.getOwnPropertyNames(Object.prototype).sort()).toEqual(prototypeBefore);
@@ -165,13 +273,21 @@ describe('large requests against the server process', () => {
   const runs = Math.max(20, Math.round(RUNS / 20));
   const container = serverContainer();
   // What the Deployment sets that bears on memory: the heap (NODE_OPTIONS), limits, timeouts, workers.
-  const deployed = Object.fromEntries(Object.entries(container.env).filter(([name]) => /^(NODE_OPTIONS|WORKERS|MAX_\w+|\w+_TIMEOUT_MS)$/.test(name)));
+  const deployed = Object.fromEntries(
+    Object.entries(container.env).filter(([name]) => /^(NODE_OPTIONS|WORKERS|MAX_\w+|\w+_TIMEOUT_MS)$/.test(name)),
+  );
   const keys = ['large-key-0123456789-a', 'large-key-0123456789-b', 'large-key-0123456789-c'];
   const MiB = 1024 * 1024;
 
   it(`answers ${runs} large requests, several at once, without a 5xx, its peak memory under the Deployment's limit`, async () => {
     // A rate limit no client here reaches: what holds under more load holds under the default.
-    const server = await spawnServer({ ...deployed, API_KEYS: keys.join(','), BUNDLES_DIR: path.join(ROOT, 'dist'), RATE_LIMIT: '1000000/min', LOG_LEVEL: 'warn' });
+    const server = await spawnServer({
+      ...deployed,
+      API_KEYS: keys.join(','),
+      BUNDLES_DIR: path.join(ROOT, 'dist'),
+      RATE_LIMIT: '1000000/min',
+      LOG_LEVEL: 'warn',
+    });
     const { hostname, port } = new URL(server.url);
     let polledRss = 0;
     const poll = setInterval(() => (polledRss = Math.max(polledRss, memoryOf(server.child.pid!).rss)), 25);
@@ -186,7 +302,9 @@ describe('large requests against the server process', () => {
         const socket = connect(Number(port), hostname, () => {
           const request = requests[index % requests.length]!;
           const body = index % 2 === 0 ? '{"values":' : request.body();
-          socket.write(`POST ${request.path} HTTP/1.1\r\nHost: fuzz\r\nX-APIKEY: ${keys[index % keys.length]}\r\nContent-Type: application/json\r\nContent-Length: ${index % 2 === 0 ? MiB : Buffer.byteLength(body)}\r\n\r\n${body}`);
+          socket.write(
+            `POST ${request.path} HTTP/1.1\r\nHost: fuzz\r\nX-APIKEY: ${keys[index % keys.length]}\r\nContent-Type: application/json\r\nContent-Length: ${index % 2 === 0 ? MiB : Buffer.byteLength(body)}\r\n\r\n${body}`,
+          );
           socket.pause();
         });
         socket.on('error', () => {});
@@ -196,7 +314,12 @@ describe('large requests against the server process', () => {
       const worker = async (key: string) => {
         for (let index = next++; index < requests.length; index = next++) {
           const request = requests[index]!;
-          const response = await fetch(server.url + request.path, { method: 'POST', headers: { 'X-APIKEY': key, 'Content-Type': 'application/json' }, body: request.body(), signal: AbortSignal.timeout(60_000) });
+          const response = await fetch(server.url + request.path, {
+            method: 'POST',
+            headers: { 'X-APIKEY': key, 'Content-Type': 'application/json' },
+            body: request.body(),
+            signal: AbortSignal.timeout(60_000),
+          });
           const text = await response.text();
           const label = `${request.pattern} ${response.status}`;
           counts.set(label, (counts.get(label) ?? 0) + 1);

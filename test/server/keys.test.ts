@@ -20,7 +20,9 @@ describe('API keys', () => {
     server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['right-key-1234']) });
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '' } })).status).toBe(401);
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'wrong-key-1234' } })).status).toBe(401);
-    expect((await server.request(`${DISCOVERY}?X-APIKEY=right-key-1234&apikey=right-key-1234`, { headers: { 'X-APIKEY': '' } })).status).toBe(401);
+    expect(
+      (await server.request(`${DISCOVERY}?X-APIKEY=right-key-1234&apikey=right-key-1234`, { headers: { 'X-APIKEY': '' } })).status,
+    ).toBe(401);
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': 'right-key-1234' } })).status).toBe(200);
   });
 
@@ -39,16 +41,28 @@ describe('API keys', () => {
     expect(refused.status).toBe(401);
     // RFC 9110 §11.6.1: challenges, each an auth-scheme and its auth-params (name="value").
     const token = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
-    const challenges = refused.headers.get('www-authenticate')!.split(new RegExp(`, (?=${token} ${token}=)`)).map((challenge) => {
-      const [, scheme, params] = new RegExp(`^(${token}) (.*)$`).exec(challenge)!;
-      return { scheme: scheme!, params: Object.fromEntries([...params!.matchAll(new RegExp(`(${token})="([^"]*)"(?:, |$)`, 'g'))].map((match) => [match[1]!.toLowerCase(), match[2]!])) };
-    });
+    const challenges = refused.headers
+      .get('www-authenticate')!
+      .split(new RegExp(`, (?=${token} ${token}=)`))
+      .map((challenge) => {
+        const [, scheme, params] = new RegExp(`^(${token}) (.*)$`).exec(challenge)!;
+        return {
+          scheme: scheme!,
+          params: Object.fromEntries(
+            [...params!.matchAll(new RegExp(`(${token})="([^"]*)"(?:, |$)`, 'g'))].map((match) => [match[1]!.toLowerCase(), match[2]!]),
+          ),
+        };
+      });
     expect(challenges.map((challenge) => challenge.scheme)).toEqual(['ApiKey', 'Bearer']);
     for (const challenge of challenges) expect(challenge.params.realm).toBe('facetform');
-    expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', [challenges[0]!.params.header!]: 'right-key-1234' } })).status).toBe(200);
+    expect(
+      (await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', [challenges[0]!.params.header!]: 'right-key-1234' } })).status,
+    ).toBe(200);
     expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', Authorization: 'Bearer right-key-1234' } })).status).toBe(200);
     for (const authorization of ['Bearer wrong-key-1234', 'Basic cmlnaHQta2V5LTEyMzQ=', 'right-key-1234', 'Bearer']) {
-      expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', Authorization: authorization } })).status, authorization).toBe(401);
+      expect((await server.request(DISCOVERY, { headers: { 'X-APIKEY': '', Authorization: authorization } })).status, authorization).toBe(
+        401,
+      );
     }
   });
 
@@ -88,20 +102,26 @@ describe('API keys', () => {
   });
 
   it('explains a malformed key file line', () => {
-    expect(() => parseKeyFile('ok sha256:' + 'a'.repeat(64) + '\nbad line\n', 'keys.txt')).toThrow('keys.txt:2: expected "NAME sha256:<64 hex digits>"');
+    expect(() => parseKeyFile('ok sha256:' + 'a'.repeat(64) + '\nbad line\n', 'keys.txt')).toThrow(
+      'keys.txt:2: expected "NAME sha256:<64 hex digits>"',
+    );
     expect(() => parseKeyFile(`x sha256:${'a'.repeat(64)}\nx sha256:${'b'.repeat(64)}`, 'k')).toThrow('k:2: key name x is used twice');
   });
 
   it('needs no key for health and readiness, but does for metrics and the OpenAPI document unless OPEN_ROUTES opens them', async () => {
     server = await startTestServer();
-    for (const route of ['/healthz', '/readyz']) expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    for (const route of ['/healthz', '/readyz'])
+      expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
     for (const route of ['/metrics', '/openapi.json']) {
       expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(401);
       expect((await server.request(route)).status, route).toBe(200);
     }
     await server.close();
     server = await startTestServer({ state: { openRoutes: readConfig({ OPEN_ROUTES: 'metrics, openapi' }).openRoutes } });
-    for (const route of ['/metrics', '/openapi.json']) expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
-    expect(() => readConfig({ OPEN_ROUTES: 'metrics,discovery' })).toThrow('OPEN_ROUTES: "discovery" cannot be opened; name metrics or openapi');
+    for (const route of ['/metrics', '/openapi.json'])
+      expect((await server.request(route, { headers: { 'X-APIKEY': '' } })).status, route).toBe(200);
+    expect(() => readConfig({ OPEN_ROUTES: 'metrics,discovery' })).toThrow(
+      'OPEN_ROUTES: "discovery" cannot be opened; name metrics or openapi',
+    );
   });
 });

@@ -34,11 +34,18 @@ describe('rate limits', () => {
     expect(statuses).toEqual([200, 200, 200, 429]);
     expect(last!.headers.get('retry-after')).toBe('20');
     expect(structuredItem(last!.headers.get('ratelimit')).r).toBe(0);
-    expect(await problemOf(last!)).toMatchObject({ type: '/problems/too-many-requests', status: 429, detail: 'this key may send 3/min; retry after 20 s' });
+    expect(await problemOf(last!)).toMatchObject({
+      type: '/problems/too-many-requests',
+      status: 429,
+      detail: 'this key may send 3/min; retry after 20 s',
+    });
   });
 
   it('keep one budget per key, and none for the public routes', async () => {
-    server = await startTestServer({ keys: ApiKeys.fromPlainKeys(['first-key-1234', 'second-key-5678']), state: { rateLimit: parseRateLimit('1/hour') } });
+    server = await startTestServer({
+      keys: ApiKeys.fromPlainKeys(['first-key-1234', 'second-key-5678']),
+      state: { rateLimit: parseRateLimit('1/hour') },
+    });
     const as = (key: string) => server!.request(SERVICE, { method: 'POST', json: BODY, headers: { 'X-APIKEY': key } });
     expect((await as('first-key-1234')).status).toBe(200);
     expect((await as('first-key-1234')).status).toBe(429);
@@ -68,16 +75,33 @@ describe('request limits', () => {
     server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxItems: 20, maxResources: 50 } } });
     const values = Object.fromEntries(['a', 'b', 'c', 'd'].map((id) => [id, { metadata: { name: id } }]));
     const many = await problemOf(await server.request(SERVICE, { method: 'POST', json: { values, globalvars: { __SVC_ID__: 'a' } } }));
-    expect(many).toMatchObject({ status: 422, title: 'Request over limits', errors: [{ pointer: '/values', detail: 'has 4 entries; at most 3' }] });
-    const long = await problemOf(await server.request(SERVICE, { method: 'POST', json: { values: { w: { metadata: { name: 'x'.repeat(101), ['k'.repeat(150)]: 1 } } } } }));
-    expect(long.errors!.map((error) => error.detail).sort()).toEqual(['is 101 characters long; at most 100', 'is a member name 150 characters long; at most 100']);
+    expect(many).toMatchObject({
+      status: 422,
+      title: 'Request over limits',
+      errors: [{ pointer: '/values', detail: 'has 4 entries; at most 3' }],
+    });
+    const long = await problemOf(
+      await server.request(SERVICE, {
+        method: 'POST',
+        json: { values: { w: { metadata: { name: 'x'.repeat(101), ['k'.repeat(150)]: 1 } } } },
+      }),
+    );
+    expect(long.errors!.map((error) => error.detail).sort()).toEqual([
+      'is 101 characters long; at most 100',
+      'is a member name 150 characters long; at most 100',
+    ]);
   });
 
   it('cap the items of any one array and the members of any one object, so that reporting every problem stays cheap', async () => {
     server = await startTestServer({ state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxItems: 20, maxResources: 50 } } });
     const ports = Array.from({ length: 21 }, () => ({ port: 1, targetPort: true }));
     const labels = Object.fromEntries(Array.from({ length: 21 }, (_, index) => [`l${index}`, 'x']));
-    const problem = await problemOf(await server.request(SERVICE, { method: 'POST', json: { facets: ['addon:ports'], values: { w: { metadata: { name: 'w', labels }, spec: { ports } } } } }));
+    const problem = await problemOf(
+      await server.request(SERVICE, {
+        method: 'POST',
+        json: { facets: ['addon:ports'], values: { w: { metadata: { name: 'w', labels }, spec: { ports } } } },
+      }),
+    );
     expect(problem).toMatchObject({ status: 422, title: 'Request over limits' });
     expect(problem.errors!.sort((a, b) => a.pointer.localeCompare(b.pointer))).toEqual([
       { pointer: '/values/w/metadata/labels', detail: 'has 21 members; at most 20' },
@@ -106,6 +130,9 @@ describe('server timeouts', () => {
 function structuredItem(field: string | null): { policy: string; [parameter: string]: string | number } {
   const match = /^"([^"\\]*)"((?:;[a-z][a-z0-9_.*-]*=\d{1,15})*)$/.exec(field ?? '');
   if (match === null) throw new Error(`not one structured item with integer parameters: ${field}`);
-  const parameters = match[2]!.split(';').slice(1).map((pair) => pair.split('=') as [string, string]);
+  const parameters = match[2]!
+    .split(';')
+    .slice(1)
+    .map((pair) => pair.split('=') as [string, string]);
   return { policy: match[1]!, ...Object.fromEntries(parameters.map(([name, value]) => [name, Number(value)])) };
 }

@@ -34,7 +34,11 @@ afterEach(async () => {
 
 const get = (url: string) => fetch(url, { headers: { 'X-APIKEY': KEY } });
 const exec = (url: string) =>
-  fetch(url + execPath('service-resources', 'service'), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY }, body: JSON.stringify(SEED) });
+  fetch(url + execPath('service-resources', 'service'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY },
+    body: JSON.stringify(SEED),
+  });
 
 /** Makes `count` requests, `concurrency` at a time; resolves with their statuses in order. */
 async function statuses(count: number, concurrency: number, request: (index: number) => Promise<Response>): Promise<number[]> {

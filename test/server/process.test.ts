@@ -29,13 +29,21 @@ const SEED = { facets: ['addon:ports'], values: { web: { metadata: { name: 'web'
 /** Sends SIGHUP and waits until the log has `count` lines with `text`. */
 async function hangUp(server: ServerProcess, text: string, count: number): Promise<void> {
   server.child.kill('SIGHUP');
-  const lines = () => server.stdout().split('\n').filter((line) => line.includes(text)).length;
+  const lines = () =>
+    server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(text)).length;
   for (let waited = 0; lines() < count && waited < 5000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
   expect(lines(), server.stdout() + server.stderr()).toBe(count);
 }
 
 const exec = (url: string, key: string) =>
-  fetch(url + execPath('service-resources', 'service'), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': key }, body: JSON.stringify(SEED) });
+  fetch(url + execPath('service-resources', 'service'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-APIKEY': key },
+    body: JSON.stringify(SEED),
+  });
 
 async function freePort(): Promise<number> {
   const server = createServer();
@@ -63,9 +71,19 @@ describe('facetform serve', () => {
     expect(running.stderr()).not.toContain('No API key is configured');
     expect((await exec(running.url, 'k-two-secret')).status).toBe(200);
     // Log lines are written in batches, at least every 250 ms.
-    for (let waited = 0; !running.stdout().includes('"msg":"request"') && waited < 3000; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-    const lines = running.stdout().trim().split('\n').map((line) => JSON.parse(line));
-    expect(lines.find((line) => line.msg === 'request')).toMatchObject({ method: 'POST', status: 200, key: 'API_KEYS#2', route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec' });
+    for (let waited = 0; !running.stdout().includes('"msg":"request"') && waited < 3000; waited += 50)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    const lines = running
+      .stdout()
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+    expect(lines.find((line) => line.msg === 'request')).toMatchObject({
+      method: 'POST',
+      status: 200,
+      key: 'API_KEYS#2',
+      route: '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec',
+    });
     expect(running.stdout()).not.toContain('k-two-secret');
   });
 
@@ -85,28 +103,52 @@ describe('facetform serve', () => {
   });
 
   it('refuses to start on a variable that looks like a misspelt setting that is not set, saying which was meant, and ignores unrelated ones', async () => {
-    for (const [name, setting] of [['APIKEYS', 'API_KEYS'], ['LOGLEVEL', 'LOG_LEVEL'], ['MAX_ITEM', 'MAX_ITEMS'], ['workers', 'WORKERS']] as const) {
+    for (const [name, setting] of [
+      ['APIKEYS', 'API_KEYS'],
+      ['LOGLEVEL', 'LOG_LEVEL'],
+      ['MAX_ITEM', 'MAX_ITEMS'],
+      ['workers', 'WORKERS'],
+    ] as const) {
       const result = await failedStart({ BUNDLES_DIR: dist, [name]: 'some-long-key' });
       expect(result.code, name).toBe(2);
-      expect(result.stderr).toContain(`configuration error: ${name}: is not a setting; did you mean "${setting}"? Set ${setting}, or unset ${name}`);
+      expect(result.stderr).toContain(
+        `configuration error: ${name}: is not a setting; did you mean "${setting}"? Set ${setting}, or unset ${name}`,
+      );
       expect(result.stderr).not.toContain('    at ');
     }
     // Set beside the setting it resembles, or far from every setting, a variable is someone else's.
-    const unrelated = { APIKEYS: 'x', HOME: '/root', HOSTNAME: 'box', EDITOR: 'vi', LOGNAME: 'me', REDIS_PORT: 'tcp://10.0.0.1:6379', KUBERNETES_SERVICE_HOST: '10.0.0.1', NODE_OPTIONS: '' };
+    const unrelated = {
+      APIKEYS: 'x',
+      HOME: '/root',
+      HOSTNAME: 'box',
+      EDITOR: 'vi',
+      LOGNAME: 'me',
+      REDIS_PORT: 'tcp://10.0.0.1:6379',
+      KUBERNETES_SERVICE_HOST: '10.0.0.1',
+      NODE_OPTIONS: '',
+    };
     expect(readConfig({ API_KEYS: 'some-long-key', ...unrelated }).warnings).toEqual([]);
     // API_KEY is what the README has clients export: said, not refused.
     running = await spawnServer({ BUNDLES_DIR: dist, API_KEY: 'the-client-key' });
-    expect(running.stderr()).toContain('facetform serve: warning: API_KEY is not a setting, so the server ignores it; did you mean "API_KEYS"?');
+    expect(running.stderr()).toContain(
+      'facetform serve: warning: API_KEY is not a setting, so the server ignores it; did you mean "API_KEYS"?',
+    );
     expect(running.stderr()).toContain('No API key is configured');
   });
 
   it('says at start how many repositories, releases and collections it serves, each counted once and in the right number', async () => {
     const committed = path.join(ROOT, 'dist');
-    const index = JSON.parse(readFileSync(path.join(committed, 'index.json'), 'utf8')) as { bundles: Array<{ repository: string; collections: string[] }> };
+    const index = JSON.parse(readFileSync(path.join(committed, 'index.json'), 'utf8')) as {
+      bundles: Array<{ repository: string; collections: string[] }>;
+    };
     const repositories = new Set(index.bundles.map((entry) => entry.repository)).size;
-    const collections = new Set(index.bundles.flatMap((entry) => entry.collections.map((collection) => `${entry.repository}/${collection}`))).size;
+    const collections = new Set(
+      index.bundles.flatMap((entry) => entry.collections.map((collection) => `${entry.repository}/${collection}`)),
+    ).size;
     running = await spawnServer({ BUNDLES_DIR: committed, API_KEYS: 'some-long-key' });
-    expect(running.stderr()).toContain(`facetform serving ${repositories} repositories (${index.bundles.length} releases, ${collections} collections) on ${running.url}\n`);
+    expect(running.stderr()).toContain(
+      `facetform serving ${repositories} repositories (${index.bundles.length} releases, ${collections} collections) on ${running.url}\n`,
+    );
     // One repository of one release and one collection is said in the singular.
     const [first] = loadBundles(dist);
     const one = { ...first!, bundle: { ...first!.bundle, collections: first!.bundle.collections.slice(0, 1) } };
@@ -153,7 +195,11 @@ describe('facetform serve', () => {
     expect(statuses.length).toBeGreaterThan(50);
     expect(statuses.every((status) => status === 200)).toBe(true);
     // Every failure is a connection the server never accepted.
-    expect(outcomes.filter((outcome) => typeof outcome === 'string').every((outcome) => outcome === 'ECONNREFUSED' || outcome === 'ECONNRESET' || outcome === 'UND_ERR_SOCKET')).toBe(true);
+    expect(
+      outcomes
+        .filter((outcome) => typeof outcome === 'string')
+        .every((outcome) => outcome === 'ECONNREFUSED' || outcome === 'ECONNRESET' || outcome === 'UND_ERR_SOCKET'),
+    ).toBe(true);
   });
 
   it('on SIGTERM stops accepting, lets an in-flight request finish, and exits 0', async () => {
@@ -163,7 +209,13 @@ describe('facetform serve', () => {
     let sendRest!: () => void;
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-APIKEY': 'shutdown-key-1' } },
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body), 'X-APIKEY': 'shutdown-key-1' },
+        },
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
@@ -206,7 +258,9 @@ describe('drain', () => {
     running.child.kill('SIGTERM');
     await new Promise((resolve) => setTimeout(resolve, 150));
     const during = await Promise.allSettled(agents.map(get));
-    expect(during.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason)))).toEqual(agents.map(() => ({ status: 200, connection: 'close', reused: true })));
+    expect(during.map((outcome) => (outcome.status === 'fulfilled' ? outcome.value : String(outcome.reason)))).toEqual(
+      agents.map(() => ({ status: 200, connection: 'close', reused: true })),
+    );
     for (const agent of agents) agent.destroy();
     expect(await running.exited).toBe(0);
   });
@@ -219,15 +273,32 @@ describe('WORKERS', () => {
     const url = new URL(running.url + execPath('service-resources', 'service'));
     const body = JSON.stringify(SEED);
     const server = running;
-    const pidsServing = () => new Set(server.stdout().split('\n').filter((line) => line.includes('"msg":"request"')).map((line) => JSON.parse(line).pid));
+    const pidsServing = () =>
+      new Set(
+        server
+          .stdout()
+          .split('\n')
+          .filter((line) => line.includes('"msg":"request"'))
+          .map((line) => JSON.parse(line).pid),
+      );
     // The start line comes when the first worker listens; the second may still be starting on a busy
     // machine, so requests go on until both have answered (round robin), within a bound.
     for (let index = 0; index < 400 && (index < 20 || pidsServing().size < 2); index++) {
       const status = await new Promise<number>((resolve, reject) => {
-        const request = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'X-APIKEY': 'workers-key-1', Connection: 'close' } }, (response) => {
-          response.resume();
-          response.on('end', () => resolve(response.statusCode!));
-        });
+        const request = httpRequest(
+          {
+            host: url.hostname,
+            port: url.port,
+            path: url.pathname,
+            method: 'POST',
+            agent: false,
+            headers: { 'Content-Type': 'application/json', 'X-APIKEY': 'workers-key-1', Connection: 'close' },
+          },
+          (response) => {
+            response.resume();
+            response.on('end', () => resolve(response.statusCode!));
+          },
+        );
         request.on('error', reject);
         request.end(body);
       });
@@ -300,7 +371,10 @@ describe('reload on SIGHUP', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('"Service"', '"Servic"'));
     await hangUp(running, 'a bundle failed to load', 1);
     expect((await exec(running.url, 'reload-key-1')).status).toBe(200);
-    const line = running.stdout().split('\n').find((entry) => entry.includes('a bundle failed to load'))!;
+    const line = running
+      .stdout()
+      .split('\n')
+      .find((entry) => entry.includes('a bundle failed to load'))!;
     expect(JSON.parse(line)).toMatchObject({ level: 50, file, reason: expect.stringContaining('content does not match its digest') });
   });
 });
@@ -316,7 +390,16 @@ describe('bundles at start', () => {
     expect(await ensureBuilt(repos, out)).toBeUndefined();
     // A changed description needs the next patch release.
     const [major, minor, patch] = declaredRelease('extend-resources', repos).split('.').map(Number) as [number, number, number];
-    writeFileSync(path.join(repos, 'extend-resources/repository.json'), JSON.stringify({ name: 'extend-resources', vendor: 'facetform', apiVersion: 'v1', release: `${major}.${minor}.${patch + 1}`, description: 'Changed.' }));
+    writeFileSync(
+      path.join(repos, 'extend-resources/repository.json'),
+      JSON.stringify({
+        name: 'extend-resources',
+        vendor: 'facetform',
+        apiVersion: 'v1',
+        release: `${major}.${minor}.${patch + 1}`,
+        description: 'Changed.',
+      }),
+    );
     expect(staleRepositories(repos, out)).toEqual(['extend-resources']);
     expect(await ensureBuilt(repos, out)).toBe(`built extend-resources into ${out}`);
   });
@@ -324,12 +407,19 @@ describe('bundles at start', () => {
   it('says which file it could not write when the start-time build meets an unwritable dist/, without a stack', async () => {
     // A copy of the project whose dist/ is a file: no folder can be made there, even by root.
     const project = tempDir();
-    for (const part of ['bin', 'lib', 'repos', 'package.json']) cpSync(path.join(ROOT, part), path.join(project, part), { recursive: true });
+    for (const part of ['bin', 'lib', 'repos', 'package.json'])
+      cpSync(path.join(ROOT, part), path.join(project, part), { recursive: true });
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(project, 'node_modules'));
     writeFileSync(path.join(project, 'dist'), 'not a folder\n');
-    const run = spawnSync(process.execPath, [path.join(project, 'bin/facetform.js'), 'serve'], { env: { PATH: process.env.PATH, PORT: '0', API_KEYS: 'some-long-key' }, encoding: 'utf8', timeout: 120_000 });
+    const run = spawnSync(process.execPath, [path.join(project, 'bin/facetform.js'), 'serve'], {
+      env: { PATH: process.env.PATH, PORT: '0', API_KEYS: 'some-long-key' },
+      encoding: 'utf8',
+      timeout: 120_000,
+    });
     expect(run.status).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`the build of .* into ${path.join(project, 'dist')} failed: cannot write ${path.join(project, 'dist')}\\S* \\(E[A-Z]+: `));
+    expect(run.stderr).toMatch(
+      new RegExp(`the build of .* into ${path.join(project, 'dist')} failed: cannot write ${path.join(project, 'dist')}\\S* \\(E[A-Z]+: `),
+    );
     expect(run.stderr).toContain('set BUNDLES_DIR to bundles built elsewhere');
     expect(run.stderr).not.toMatch(/^\s+at /m);
     rmSync(project, { recursive: true });

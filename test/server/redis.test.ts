@@ -13,10 +13,18 @@ afterAll(async () => {
 });
 
 const send = (server: ServerProcess) =>
-  fetch(server.url + execPath('service-resources', 'service'), { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY }, body: JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }) }).then((response) => response.status);
+  fetch(server.url + execPath('service-resources', 'service'), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY },
+    body: JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }),
+  }).then((response) => response.status);
 
 async function logged(server: ServerProcess, text: string, timeoutMs = 10_000): Promise<number> {
-  const count = () => server.stdout().split('\n').filter((line) => line.includes(text)).length;
+  const count = () =>
+    server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(text)).length;
   for (let waited = 0; count() === 0 && waited < timeoutMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
   return count();
 }
@@ -55,6 +63,11 @@ describe.skipIf(!hasRedis && process.env.CI !== 'true')('rate limits shared thro
     expect(await logged(b, 'Redis is back')).toBe(1);
     const again = await alternate([a, b], 12);
     expect(again.filter((status) => status === 200)).toHaveLength(10);
-    expect(a.stdout().split('\n').filter((line) => line.includes('Redis is out of reach'))).toHaveLength(1);
+    expect(
+      a
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('Redis is out of reach')),
+    ).toHaveLength(1);
   }, 60_000);
 });

@@ -17,7 +17,9 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const seed = (repository: string, collection: string) => {
-  const { $description: _, ...request } = JSON.parse(readFileSync(path.join(ROOT, 'repos', repository, collection, 'examples/seed.json'), 'utf8'));
+  const { $description: _, ...request } = JSON.parse(
+    readFileSync(path.join(ROOT, 'repos', repository, collection, 'examples/seed.json'), 'utf8'),
+  );
   return request;
 };
 
@@ -40,20 +42,33 @@ describe('collections added in 1.1.0', () => {
   it('keep the previous releases in dist/ and serve them when named', async () => {
     const index = JSON.parse(readFileSync(path.join(DIST, 'index.json'), 'utf8'));
     // Released bundles stay in dist/ for good, whatever is released after them.
-    expect(index.bundles.map((entry: { path: string }) => entry.path)).toEqual(expect.arrayContaining([
-      'config-and-storage-resources/v1/1.0.0/bundle.json',
-      'config-and-storage-resources/v1/1.1.0/bundle.json',
-      'extend-resources/v1/1.0.0/bundle.json',
-      'service-resources/v1/1.0.0/bundle.json',
-      'service-resources/v1/1.1.0/bundle.json',
-    ]));
-    const old = await server.request(execPath('service-resources', 'service') + '?release=1.0.0', { method: 'POST', json: seed('service-resources', 'service') });
+    expect(index.bundles.map((entry: { path: string }) => entry.path)).toEqual(
+      expect.arrayContaining([
+        'config-and-storage-resources/v1/1.0.0/bundle.json',
+        'config-and-storage-resources/v1/1.1.0/bundle.json',
+        'extend-resources/v1/1.0.0/bundle.json',
+        'service-resources/v1/1.0.0/bundle.json',
+        'service-resources/v1/1.1.0/bundle.json',
+      ]),
+    );
+    const old = await server.request(execPath('service-resources', 'service') + '?release=1.0.0', {
+      method: 'POST',
+      json: seed('service-resources', 'service'),
+    });
     expect(old.status).toBe(200);
     expect(old.headers.get('x-facetform-release')).toBe('1.0.0');
-    const latest = await server.request(execPath('service-resources', 'service'), { method: 'POST', json: seed('service-resources', 'service') });
+    const latest = await server.request(execPath('service-resources', 'service'), {
+      method: 'POST',
+      json: seed('service-resources', 'service'),
+    });
     expect(latest.headers.get('x-facetform-release')).toBe(declaredRelease('service-resources'));
     expect(await old.text()).toBe(await latest.text());
-    const before = await problemOf(await server.request(execPath('service-resources', 'ingressclass') + '?release=1.0.0', { method: 'POST', json: seed('service-resources', 'ingressclass') }));
+    const before = await problemOf(
+      await server.request(execPath('service-resources', 'ingressclass') + '?release=1.0.0', {
+        method: 'POST',
+        json: seed('service-resources', 'ingressclass'),
+      }),
+    );
     expect(before).toMatchObject({ status: 404, detail: 'no collection "ingressclass"; known: endpoints, ingress, service' });
   });
 
@@ -61,9 +76,13 @@ describe('collections added in 1.1.0', () => {
     const secrets = ['hunter2-MARKER-7f3a', Buffer.from('base64-MARKER-91c2').toString('base64'), 'not base64 MARKER-0d4e!'];
     const body = {
       facets: ['addon:type', 'addon:data', 'addon:stringdata'],
-      values: { s: { metadata: { name: 's' }, type: 'Opaque', stringData: { password: secrets[0] }, data: { good: secrets[1], bad: secrets[2] } } },
+      values: {
+        s: { metadata: { name: 's' }, type: 'Opaque', stringData: { password: secrets[0] }, data: { good: secrets[1], bad: secrets[2] } },
+      },
     };
-    const problem = await problemOf(await server.request(execPath('config-and-storage-resources', 'secret'), { method: 'POST', json: body }));
+    const problem = await problemOf(
+      await server.request(execPath('config-and-storage-resources', 'secret'), { method: 'POST', json: body }),
+    );
     expect(problem.errors).toEqual([{ pointer: '/values/s/data/bad', detail: 'must be base64-encoded' }]);
     for (const value of secrets) expect(JSON.stringify(problem)).not.toContain(value);
 
@@ -71,7 +90,11 @@ describe('collections added in 1.1.0', () => {
     const ok = await server.request(execPath('config-and-storage-resources', 'secret') + '?format=yaml', { method: 'POST', json: body });
     expect(ok.status).toBe(200);
     expect(ok.headers.get('cache-control')).toBe('no-store');
-    const malformed = await server.request(execPath('config-and-storage-resources', 'secret'), { method: 'POST', body: `{"values":{"s":{"stringData":{"p":"${secrets[0]}"}}}`, headers: { 'Content-Type': 'application/json' } });
+    const malformed = await server.request(execPath('config-and-storage-resources', 'secret'), {
+      method: 'POST',
+      body: `{"values":{"s":{"stringData":{"p":"${secrets[0]}"}}}`,
+      headers: { 'Content-Type': 'application/json' },
+    });
     expect(await malformed.text()).not.toContain(secrets[0]);
 
     const log = JSON.stringify(server.logs);

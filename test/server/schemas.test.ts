@@ -43,14 +43,18 @@ describe('GET /schemas/…', () => {
     await server.close();
     server = await startTestServer({ state: { openRoutes: readConfig({ OPEN_ROUTES: 'schemas' }).openRoutes } });
     const dist = await shippedBundles();
-    for (const file of filesUnder(path.join(dist, SCHEMAS_DIR))) expect((await server.request(`/schemas/${file}`, NO_KEY)).status, file).toBe(200);
-    for (const route of ['/schemas', '/schemasx/repository.json', '/openapi.json', '/metrics', '/apis/repos']) expect((await server.request(route, NO_KEY)).status, route).toBe(401);
+    for (const file of filesUnder(path.join(dist, SCHEMAS_DIR)))
+      expect((await server.request(`/schemas/${file}`, NO_KEY)).status, file).toBe(200);
+    for (const route of ['/schemas', '/schemasx/repository.json', '/openapi.json', '/metrics', '/apis/repos'])
+      expect((await server.request(route, NO_KEY)).status, route).toBe(401);
   });
 
   it('answers an unknown schema with a 404 naming what lies beside it', async () => {
     server = await startTestServer();
     const dist = await shippedBundles();
-    const [vendor] = filesUnder(path.join(dist, SCHEMAS_DIR)).filter((file) => file.includes('/')).map((file) => file.split('/')[0]);
+    const [vendor] = filesUnder(path.join(dist, SCHEMAS_DIR))
+      .filter((file) => file.includes('/'))
+      .map((file) => file.split('/')[0]);
     const response = await server.request(`/schemas/${vendor}/no-such-repository/v1/latest/x.request.json`);
     expect(response.status).toBe(404);
     const problem = await problemOf(response);

@@ -8,7 +8,8 @@ import { DEMO_REPOS, removeFrom, repoCopy, tempDir } from '../helpers/repos.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 
 const REPO = 'demo-resources';
-const declaration = (release: string, apiVersion: string) => JSON.stringify({ name: REPO, vendor: 'facetform', apiVersion, release, description: 'Demo.' });
+const declaration = (release: string, apiVersion: string) =>
+  JSON.stringify({ name: REPO, vendor: 'facetform', apiVersion, release, description: 'Demo.' });
 const exec = (apiVersion: string, query = '') => `/apis/repos/facetform/${REPO}/${apiVersion}/resources/collections/settings/exec${query}`;
 const BODY = { facets: ['addon:data'], values: { app: { metadata: { name: 'a' }, data: { A: '1' } } } };
 
@@ -19,11 +20,21 @@ beforeAll(async () => {
   dist = await buildInto(DEMO_REPOS);
   const added = repoCopy(DEMO_REPOS, {
     [`${REPO}/repository.json`]: declaration('1.1.0', 'v1'),
-    [`${REPO}/settings/sections/immutable.json`]: JSON.stringify({ $description: 'Immutable.', facets: ['addon:immutable'], immutable: '{{ __SET_ID__.immutable }}' }),
-    [`${REPO}/settings/examples/immutable.json`]: JSON.stringify({ facets: ['addon:immutable'], values: { app: { metadata: { name: 'a' }, immutable: true } } }),
+    [`${REPO}/settings/sections/immutable.json`]: JSON.stringify({
+      $description: 'Immutable.',
+      facets: ['addon:immutable'],
+      immutable: '{{ __SET_ID__.immutable }}',
+    }),
+    [`${REPO}/settings/examples/immutable.json`]: JSON.stringify({
+      facets: ['addon:immutable'],
+      values: { app: { metadata: { name: 'a' }, immutable: true } },
+    }),
   });
   await buildInto(added, dist);
-  const v2 = repoCopy(added, { [`${REPO}/repository.json`]: declaration('2.0.0', 'v2'), [`${REPO}/settings/examples/basic.json`]: JSON.stringify({ values: { app: { metadata: { name: 'a' } } } }) });
+  const v2 = repoCopy(added, {
+    [`${REPO}/repository.json`]: declaration('2.0.0', 'v2'),
+    [`${REPO}/settings/examples/basic.json`]: JSON.stringify({ values: { app: { metadata: { name: 'a' } } } }),
+  });
   removeFrom(v2, `${REPO}/settings/sections/data.json`);
   await buildInto(v2, dist);
   server = await startTestServer({ dist });
@@ -45,7 +56,10 @@ describe('versions', () => {
   it('serve the latest release of an API version by default, and the one a caller names', async () => {
     const named = await server.request(exec('v1', '?release=1.0.0'), { method: 'POST', json: { ...BODY, facets: ['addon:immutable'] } });
     expect(named.status).toBe(422); // 1.0.0 had no addon:immutable
-    const latest = await server.request(exec('v1'), { method: 'POST', json: { ...BODY, facets: ['addon:immutable'], values: { app: { metadata: { name: 'a' }, immutable: true } } } });
+    const latest = await server.request(exec('v1'), {
+      method: 'POST',
+      json: { ...BODY, facets: ['addon:immutable'], values: { app: { metadata: { name: 'a' }, immutable: true } } },
+    });
     expect(await latest.json()).toMatchObject({ immutable: true });
     const body = (await (await server.request('/apis/repos/facetform')).json()) as any;
     expect(body.repositories[0].apiVersions).toEqual([
@@ -78,6 +92,12 @@ describe('versions', () => {
     stop = true;
     await Promise.all(workers);
     expect(statuses.every((status) => status === 200)).toBe(true);
-    expect(server.logs.some((line) => line.msg === 'reload: a bundle failed to load; the previous bundles keep serving' && line.file === path.join(live, REPO, 'v1/1.1.0/bundle.json'))).toBe(true);
+    expect(
+      server.logs.some(
+        (line) =>
+          line.msg === 'reload: a bundle failed to load; the previous bundles keep serving' &&
+          line.file === path.join(live, REPO, 'v1/1.1.0/bundle.json'),
+      ),
+    ).toBe(true);
   });
 });

@@ -38,7 +38,14 @@ function execOnNewConnection(url: string): Promise<number> {
   const target = new URL(url + execPath('service-resources', 'service'));
   return new Promise((resolve, reject) => {
     const request = httpRequest(
-      { host: target.hostname, port: target.port, path: target.pathname, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY, Connection: 'close' } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: target.pathname,
+        method: 'POST',
+        agent: false,
+        headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY, Connection: 'close' },
+      },
       (response) => {
         response.resume();
         response.on('end', () => resolve(response.statusCode!));
@@ -55,7 +62,10 @@ const logLines = (server: ServerProcess) =>
     .split('\n')
     .filter((line) => line.startsWith('{'))
     .map((line) => JSON.parse(line) as Record<string, unknown>);
-const workerPids = (server: ServerProcess) => logLines(server).filter((line) => line.msg === 'listening').map((line) => line.pid as number);
+const workerPids = (server: ServerProcess) =>
+  logLines(server)
+    .filter((line) => line.msg === 'listening')
+    .map((line) => line.pid as number);
 
 async function metrics(url: string): Promise<string> {
   const response = await fetch(url + '/metrics', { headers: { 'X-APIKEY': KEY } });
@@ -70,7 +80,8 @@ function sample(text: string, name: string, labels = ''): number {
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
 
-const readyz = async (url: string) => (await fetch(url + '/readyz')).json() as Promise<{ status: string; workers?: { wanted: number; listening: number }; detail?: string }>;
+const readyz = async (url: string) =>
+  (await fetch(url + '/readyz')).json() as Promise<{ status: string; workers?: { wanted: number; listening: number }; detail?: string }>;
 
 describe('WORKERS that cannot start', () => {
   it('stops the primary with a non-zero code and the reason when no worker can listen', async () => {
@@ -97,37 +108,47 @@ describe('WORKERS that cannot start', () => {
     expect(clustered.stderr).not.toContain('no worker could start');
   });
 
-  it('says in its log, its metrics and /readyz when a replacement cannot start, keeps serving, and recovers', { timeout: 120_000 }, async () => {
-    const copy = tempDir();
-    cpSync(dist, copy, { recursive: true });
-    running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: KEY, WORKERS: '2', RATE_LIMIT: '100000/s' });
-    const [victim] = await until('two workers', () => (workerPids(running!).length === 2 ? workerPids(running!) : undefined));
-    expect(await readyz(running.url)).toMatchObject({ status: 'ready', workers: { wanted: 2, listening: 2 } });
+  it(
+    'says in its log, its metrics and /readyz when a replacement cannot start, keeps serving, and recovers',
+    { timeout: 120_000 },
+    async () => {
+      const copy = tempDir();
+      cpSync(dist, copy, { recursive: true });
+      running = await spawnServer({ BUNDLES_DIR: copy, API_KEYS: KEY, WORKERS: '2', RATE_LIMIT: '100000/s' });
+      const [victim] = await until('two workers', () => (workerPids(running!).length === 2 ? workerPids(running!) : undefined));
+      expect(await readyz(running.url)).toMatchObject({ status: 'ready', workers: { wanted: 2, listening: 2 } });
 
-    const file = path.join(copy, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`);
-    const whole = readFileSync(file, 'utf8');
-    writeFileSync(file, whole.replace('"Service"', '"Servic"'));
-    process.kill(victim!, 'SIGKILL');
+      const file = path.join(copy, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`);
+      const whole = readFileSync(file, 'utf8');
+      writeFileSync(file, whole.replace('"Service"', '"Servic"'));
+      process.kill(victim!, 'SIGKILL');
 
-    const failure = await until('a failed replacement in the log', () => logLines(running!).find((line) => line.level === 50 && String(line.msg).includes('could not start')));
-    expect(failure).toMatchObject({ listening: 1, wanted: 2, reason: expect.stringContaining(`${file}: content does not match its digest`) });
-    // The primary tells the workers over IPC: the answer follows the log line shortly.
-    const degraded = await until('/readyz naming the failure', async () => {
-      const answer = await readyz(running!.url);
-      return answer.detail?.includes(file) ? answer : undefined;
-    });
-    expect(degraded).toMatchObject({ status: 'degraded', workers: { wanted: 2, listening: 1 } });
-    const text = await metrics(running.url);
-    expect(sample(text, 'facetform_worker_start_failures_total')).toBeGreaterThanOrEqual(1);
-    expect(sample(text, 'facetform_workers_listening')).toBe(1);
-    for (let index = 0; index < 4; index++) expect(await execOnNewConnection(running.url)).toBe(200);
+      const failure = await until('a failed replacement in the log', () =>
+        logLines(running!).find((line) => line.level === 50 && String(line.msg).includes('could not start')),
+      );
+      expect(failure).toMatchObject({
+        listening: 1,
+        wanted: 2,
+        reason: expect.stringContaining(`${file}: content does not match its digest`),
+      });
+      // The primary tells the workers over IPC: the answer follows the log line shortly.
+      const degraded = await until('/readyz naming the failure', async () => {
+        const answer = await readyz(running!.url);
+        return answer.detail?.includes(file) ? answer : undefined;
+      });
+      expect(degraded).toMatchObject({ status: 'degraded', workers: { wanted: 2, listening: 1 } });
+      const text = await metrics(running.url);
+      expect(sample(text, 'facetform_worker_start_failures_total')).toBeGreaterThanOrEqual(1);
+      expect(sample(text, 'facetform_workers_listening')).toBe(1);
+      for (let index = 0; index < 4; index++) expect(await execOnNewConnection(running.url)).toBe(200);
 
-    writeFileSync(file, whole);
-    // The next try comes after the back-off, which doubles with each failure (at most 30 s).
-    await until('every worker serving again', async () => ((await readyz(running!.url)).status === 'ready' ? true : undefined), 45_000);
-    expect(await readyz(running.url)).toMatchObject({ workers: { wanted: 2, listening: 2 } });
-    await until('the recovery in the log', () => logLines(running!).find((line) => line.msg === 'every worker is serving again'));
-  });
+      writeFileSync(file, whole);
+      // The next try comes after the back-off, which doubles with each failure (at most 30 s).
+      await until('every worker serving again', async () => ((await readyz(running!.url)).status === 'ready' ? true : undefined), 45_000);
+      expect(await readyz(running.url)).toMatchObject({ workers: { wanted: 2, listening: 2 } });
+      await until('the recovery in the log', () => logLines(running!).find((line) => line.msg === 'every worker is serving again'));
+    },
+  );
 });
 
 describe('/metrics with WORKERS', () => {
@@ -136,10 +157,14 @@ describe('/metrics with WORKERS', () => {
     await until('two workers', () => (workerPids(running!).length === 2 ? true : undefined));
     const sent = 20;
     for (let index = 0; index < sent; index++) expect(await execOnNewConnection(running.url)).toBe(200);
-    const served = new Set(await until('the access log', () => {
-      const pids = logLines(running!).filter((line) => line.msg === 'request' && line.method === 'POST').map((line) => line.pid);
-      return pids.length === sent ? pids : undefined;
-    }));
+    const served = new Set(
+      await until('the access log', () => {
+        const pids = logLines(running!)
+          .filter((line) => line.msg === 'request' && line.method === 'POST')
+          .map((line) => line.pid);
+        return pids.length === sent ? pids : undefined;
+      }),
+    );
     expect(served.size).toBe(2); // both workers counted some: one worker's registry alone would fall short
 
     expect(sample(await metrics(running.url), 'facetform_http_requests_total', 'method="POST"')).toBe(sent);
@@ -147,7 +172,9 @@ describe('/metrics with WORKERS', () => {
 
     const [victim] = served;
     process.kill(victim as number, 'SIGKILL');
-    await until('a replacement', async () => ((await readyz(running!.url)).workers?.listening === 2 && workerPids(running!).length === 3 ? true : undefined));
+    await until('a replacement', async () =>
+      (await readyz(running!.url)).workers?.listening === 2 && workerPids(running!).length === 3 ? true : undefined,
+    );
     const after = await metrics(running.url);
     expect(sample(after, 'facetform_http_requests_total', 'method="POST"')).toBe(sent);
     expect(sample(after, 'facetform_worker_exits_total')).toBe(1);

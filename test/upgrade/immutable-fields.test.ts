@@ -18,11 +18,21 @@ function storageClass(members: Record<string, unknown>) {
 }
 
 function service(spec: Record<string, unknown>) {
-  return { apiVersion: 'v1', kind: 'Service', metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports: [{ port: 80 }], ...spec } };
+  return {
+    apiVersion: 'v1',
+    kind: 'Service',
+    metadata: { name: 'web' },
+    spec: { selector: { app: 'web' }, ports: [{ port: 80 }], ...spec },
+  };
 }
 
 function claim(storage: string, spec: Record<string, unknown> = {}) {
-  return { apiVersion: 'v1', kind: 'PersistentVolumeClaim', metadata: { name: 'data' }, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, ...spec } };
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolumeClaim',
+    metadata: { name: 'data' },
+    spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } }, ...spec },
+  };
 }
 
 function configMap(members: Record<string, unknown>) {
@@ -30,7 +40,12 @@ function configMap(members: Record<string, unknown>) {
 }
 
 function deployment(apiVersion: string, app: string) {
-  return { apiVersion, kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app } }, template: { metadata: { labels: { app } } } } };
+  return {
+    apiVersion,
+    kind: 'Deployment',
+    metadata: { name: 'web' },
+    spec: { selector: { matchLabels: { app } }, template: { metadata: { labels: { app } } } },
+  };
 }
 
 /** The pointers of what the update is refused for. */
@@ -40,25 +55,49 @@ function refused(before: { apiVersion: string; kind: string }, after: unknown): 
 
 describe('immutableViolations', () => {
   it('refuses a new StorageClass provisioner in the API server words, naming where the rule lives', () => {
-    expect(immutableViolations('storage.k8s.io/v1', 'StorageClass', storageClass({}), storageClass({ provisioner: 'pd.csi.storage.gke.io' }))).toEqual([
-      { pointer: '/provisioner', message: 'updates to provisioner are forbidden.', source: `${STORAGE_VALIDATION} ValidateStorageClassUpdate`, writtenFrom: [] },
+    expect(
+      immutableViolations('storage.k8s.io/v1', 'StorageClass', storageClass({}), storageClass({ provisioner: 'pd.csi.storage.gke.io' })),
+    ).toEqual([
+      {
+        pointer: '/provisioner',
+        message: 'updates to provisioner are forbidden.',
+        source: `${STORAGE_VALIDATION} ValidateStorageClassUpdate`,
+        writtenFrom: [],
+      },
     ]);
   });
 
   it('finds nothing when the immutable fields stay, whatever else changes', () => {
-    expect(refused(storageClass({ parameters: { type: 'gp3' } }), storageClass({ parameters: { type: 'gp3' }, allowVolumeExpansion: true, mountOptions: ['debug'] }))).toEqual([]);
+    expect(
+      refused(
+        storageClass({ parameters: { type: 'gp3' } }),
+        storageClass({ parameters: { type: 'gp3' }, allowVolumeExpansion: true, mountOptions: ['debug'] }),
+      ),
+    ).toEqual([]);
   });
 
   it('compares values as JSON, member order aside', () => {
-    expect(refused(storageClass({ parameters: { type: 'gp3', iops: '3000' } }), storageClass({ parameters: { iops: '3000', type: 'gp3' } }))).toEqual([]);
-    expect(refused(storageClass({ parameters: { type: 'gp3' } }), storageClass({ parameters: { type: 'gp3', iops: '3000' } }))).toEqual(['/parameters']);
+    expect(
+      refused(storageClass({ parameters: { type: 'gp3', iops: '3000' } }), storageClass({ parameters: { iops: '3000', type: 'gp3' } })),
+    ).toEqual([]);
+    expect(refused(storageClass({ parameters: { type: 'gp3' } }), storageClass({ parameters: { type: 'gp3', iops: '3000' } }))).toEqual([
+      '/parameters',
+    ]);
   });
 
   it('takes an absent field as the value the API server defaults it to', () => {
     expect(refused(storageClass({}), storageClass({ reclaimPolicy: 'Delete', volumeBindingMode: 'Immediate' }))).toEqual([]);
     expect(refused(storageClass({ reclaimPolicy: 'Delete' }), storageClass({}))).toEqual([]);
-    expect(refused(storageClass({}), storageClass({ reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }))).toEqual(['/reclaimPolicy', '/volumeBindingMode']);
-    const secret = (type?: string) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'tls' }, ...(type === undefined ? {} : { type }) });
+    expect(refused(storageClass({}), storageClass({ reclaimPolicy: 'Retain', volumeBindingMode: 'WaitForFirstConsumer' }))).toEqual([
+      '/reclaimPolicy',
+      '/volumeBindingMode',
+    ]);
+    const secret = (type?: string) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'tls' },
+      ...(type === undefined ? {} : { type }),
+    });
     expect(refused(secret(), secret('Opaque'))).toEqual([]);
     expect(refused(secret(), secret('kubernetes.io/tls'))).toEqual(['/type']);
   });
@@ -69,17 +108,23 @@ describe('immutableViolations', () => {
     expect(refused(service({ clusterIP: '10.96.0.10' }), service({ clusterIP: '10.96.0.11' }))).toEqual(['/spec/clusterIP']);
     // The old object had an address the server chose: a Service cannot become headless.
     expect(refused(service({}), service({ clusterIP: 'None' }))).toEqual(['/spec/clusterIP']);
-    expect(immutableViolations('v1', 'Service', service({ clusterIP: '10.96.0.10' }), service({ clusterIP: '10.96.0.11' }))[0]?.message).toBe('may not change once set');
+    expect(
+      immutableViolations('v1', 'Service', service({ clusterIP: '10.96.0.10' }), service({ clusterIP: '10.96.0.11' }))[0]?.message,
+    ).toBe('may not change once set');
   });
 
   it('lets a Service move to or from ExternalName without its cluster addresses', () => {
-    expect(refused(service({ clusterIP: '10.96.0.10' }), service({ type: 'ExternalName', externalName: 'db.example.com', clusterIP: '' }))).toEqual([]);
+    expect(
+      refused(service({ clusterIP: '10.96.0.10' }), service({ type: 'ExternalName', externalName: 'db.example.com', clusterIP: '' })),
+    ).toEqual([]);
     expect(refused(service({ type: 'ExternalName', externalName: 'db.example.com' }), service({ clusterIP: '10.96.0.12' }))).toEqual([]);
   });
 
   it('judges a loadBalancerClass only while the Service stays a LoadBalancer', () => {
     const balancer = (members: Record<string, unknown>) => service({ type: 'LoadBalancer', ...members });
-    expect(refused(balancer({ loadBalancerClass: 'example.com/internal' }), balancer({ loadBalancerClass: 'example.com/public' }))).toEqual(['/spec/loadBalancerClass']);
+    expect(refused(balancer({ loadBalancerClass: 'example.com/internal' }), balancer({ loadBalancerClass: 'example.com/public' }))).toEqual(
+      ['/spec/loadBalancerClass'],
+    );
     expect(refused(balancer({ loadBalancerClass: 'example.com/internal' }), service({ type: 'ClusterIP' }))).toEqual([]);
   });
 
@@ -91,7 +136,12 @@ describe('immutableViolations', () => {
 
   it('lets a claim grow its storage request, never shrink it, comparing Kubernetes quantities', () => {
     expect(immutableViolations('v1', 'PersistentVolumeClaim', claim('10Gi'), claim('5Gi'))).toEqual([
-      { pointer: '/spec/resources/requests/storage', message: 'field can not be less than status.capacity', source: expect.stringContaining('ValidatePersistentVolumeClaimUpdate'), writtenFrom: [] },
+      {
+        pointer: '/spec/resources/requests/storage',
+        message: 'field can not be less than status.capacity',
+        source: expect.stringContaining('ValidatePersistentVolumeClaimUpdate'),
+        writtenFrom: [],
+      },
     ]);
     expect(refused(claim('1Gi'), claim('1024Mi'))).toEqual([]);
     expect(refused(claim('1Gi'), claim('2Gi'))).toEqual([]);
@@ -103,22 +153,40 @@ describe('immutableViolations', () => {
   });
 
   it('refuses the rest of a claim spec', () => {
-    expect(refused(claim('1Gi'), claim('1Gi', { accessModes: ['ReadWriteMany'], volumeMode: 'Block' }))).toEqual(['/spec/accessModes', '/spec/volumeMode']);
+    expect(refused(claim('1Gi'), claim('1Gi', { accessModes: ['ReadWriteMany'], volumeMode: 'Block' }))).toEqual([
+      '/spec/accessModes',
+      '/spec/volumeMode',
+    ]);
   });
 
   it('fixes the data of a ConfigMap only once the old one was immutable', () => {
     expect(refused(configMap({ data: { mode: 'a' } }), configMap({ data: { mode: 'b' } }))).toEqual([]);
     expect(refused(configMap({ data: { mode: 'a' } }), configMap({ immutable: true, data: { mode: 'b' } }))).toEqual([]);
-    expect(refused(configMap({ immutable: true, data: { mode: 'a' } }), configMap({ immutable: true, data: { mode: 'b' } }))).toEqual(['/data']);
+    expect(refused(configMap({ immutable: true, data: { mode: 'a' } }), configMap({ immutable: true, data: { mode: 'b' } }))).toEqual([
+      '/data',
+    ]);
     expect(refused(configMap({ immutable: true, data: { mode: 'a' } }), configMap({ data: { mode: 'a' } }))).toEqual(['/immutable']);
   });
 
   it('judges a Secret as the API server stores it: stringData folded into data, so equal content in either passes', () => {
-    const secret = (members: Record<string, unknown>) => ({ apiVersion: 'v1', kind: 'Secret', metadata: { name: 'db' }, immutable: true, ...members });
+    const secret = (members: Record<string, unknown>) => ({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'db' },
+      immutable: true,
+      ...members,
+    });
     const password = Buffer.from('s3cret').toString('base64');
     expect(refused(secret({ stringData: { password: 's3cret' } }), secret({ data: { password } }))).toEqual([]);
-    const changed = immutableViolations('v1', 'Secret', secret({ stringData: { password: 's3cret' } }), secret({ stringData: { password: 'other' } }));
-    expect(changed.map(({ pointer, writtenFrom }) => ({ pointer, writtenFrom }))).toEqual([{ pointer: '/data', writtenFrom: ['/stringData'] }]);
+    const changed = immutableViolations(
+      'v1',
+      'Secret',
+      secret({ stringData: { password: 's3cret' } }),
+      secret({ stringData: { password: 'other' } }),
+    );
+    expect(changed.map(({ pointer, writtenFrom }) => ({ pointer, writtenFrom }))).toEqual([
+      { pointer: '/data', writtenFrom: ['/stringData'] },
+    ]);
   });
 
   it('compares an unordered list as a set', () => {
@@ -132,13 +200,19 @@ describe('immutableViolations', () => {
       apiVersion: 'apps/v1',
       kind: 'StatefulSet',
       metadata: { name: 'db' },
-      spec: { replicas, serviceName: 'db', selector: { matchLabels: { app: 'db' } }, volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { resources: { requests: { storage } } } }] },
+      spec: {
+        replicas,
+        serviceName: 'db',
+        selector: { matchLabels: { app: 'db' } },
+        volumeClaimTemplates: [{ metadata: { name: 'data' }, spec: { resources: { requests: { storage } } } }],
+      },
     });
     expect(refused(set('1Gi', 1), set('1Gi', 3))).toEqual([]);
     expect(immutableViolations('apps/v1', 'StatefulSet', set('1Gi', 1), set('2Gi', 1))).toEqual([
       {
         pointer: '/spec/volumeClaimTemplates',
-        message: "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
+        message:
+          "updates to statefulset spec for fields other than 'replicas', 'ordinals', 'template', 'updateStrategy', 'persistentVolumeClaimRetentionPolicy' and 'minReadySeconds' are forbidden",
         source: expect.stringContaining('ValidateStatefulSetUpdate'),
         writtenFrom: [],
       },
@@ -146,18 +220,36 @@ describe('immutableViolations', () => {
   });
 
   it('lets an Indexed Job change its completions, not another Job', () => {
-    const job = (completions: number, completionMode?: string) => ({ apiVersion: 'batch/v1', kind: 'Job', metadata: { name: 'load' }, spec: { completions, parallelism: completions, completionMode, template: { spec: { restartPolicy: 'Never' } } } });
+    const job = (completions: number, completionMode?: string) => ({
+      apiVersion: 'batch/v1',
+      kind: 'Job',
+      metadata: { name: 'load' },
+      spec: { completions, parallelism: completions, completionMode, template: { spec: { restartPolicy: 'Never' } } },
+    });
     expect(refused(job(3), job(5))).toEqual(['/spec/completions']);
     expect(refused(job(3, 'Indexed'), job(5, 'Indexed'))).toEqual([]);
   });
 
   it('refuses another roleRef of a binding', () => {
-    const binding = (name: string) => ({ apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'RoleBinding', metadata: { name: 'read' }, roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name }, subjects: [] });
-    expect(immutableViolations('rbac.authorization.k8s.io/v1', 'RoleBinding', binding('view'), binding('edit'))[0]?.message).toBe('cannot change roleRef');
+    const binding = (name: string) => ({
+      apiVersion: 'rbac.authorization.k8s.io/v1',
+      kind: 'RoleBinding',
+      metadata: { name: 'read' },
+      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'ClusterRole', name },
+      subjects: [],
+    });
+    expect(immutableViolations('rbac.authorization.k8s.io/v1', 'RoleBinding', binding('view'), binding('edit'))[0]?.message).toBe(
+      'cannot change roleRef',
+    );
   });
 
   it('finds nothing for a kind not listed', () => {
-    const ingress = (host: string) => ({ apiVersion: 'networking.k8s.io/v1', kind: 'Ingress', metadata: { name: 'web' }, spec: { ingressClassName: host, rules: [{ host }] } });
+    const ingress = (host: string) => ({
+      apiVersion: 'networking.k8s.io/v1',
+      kind: 'Ingress',
+      metadata: { name: 'web' },
+      spec: { ingressClassName: host, rules: [{ host }] },
+    });
     expect(refused(ingress('a.example.com'), ingress('b.example.com'))).toEqual([]);
     expect(immutableFieldsOf('networking.k8s.io/v1', 'Ingress')).toEqual([]);
     expect(immutableFieldsOf('example.com/v1', 'WebApp')).toEqual([]);
@@ -165,7 +257,12 @@ describe('immutableViolations', () => {
 
   it('matches kinds by API group in every version, and only in their group', () => {
     const v1 = immutableViolations('apps/v1', 'Deployment', deployment('apps/v1', 'web'), deployment('apps/v1', 'site'));
-    const v1beta2 = immutableViolations('apps/v1beta2', 'Deployment', deployment('apps/v1beta2', 'web'), deployment('apps/v1beta2', 'site'));
+    const v1beta2 = immutableViolations(
+      'apps/v1beta2',
+      'Deployment',
+      deployment('apps/v1beta2', 'web'),
+      deployment('apps/v1beta2', 'site'),
+    );
     expect(v1.map((violation) => violation.pointer)).toEqual(['/spec/selector']);
     expect(v1beta2).toEqual(v1);
     expect(immutableFieldsOf('apps/v1beta2', 'Deployment')).toEqual(immutableFieldsOf('apps/v1', 'Deployment'));
@@ -190,28 +287,44 @@ describe('the data file', () => {
       field.defualt = field.default;
       delete field.default;
     });
-    expect(() => parseImmutableFields(misspelt)).toThrow(/kinds\[\d+\] \(storage\.k8s\.io StorageClass\) fields\[2\]: unknown member "defualt"/);
-    expect(() => parseImmutableFields(withField('Service', 0, (field) => (field.rule = 'imutable')))).toThrow(/\(core Service\) fields\[0\]: "rule" must be/);
-    expect(() => parseImmutableFields(withField('Service', 0, (field) => (field.unless = { path: '/spec/type', equals: 'ExternalName', of: 'any' })))).toThrow(/\(core Service\) fields\[0\] unless: "of" must be one of/);
-    expect(() => parseImmutableFields(withField('Job', 0, (field) => (field.path = 'spec/selector')))).toThrow(/\(batch Job\) fields\[0\]: "path" must be a string/);
+    expect(() => parseImmutableFields(misspelt)).toThrow(
+      /kinds\[\d+\] \(storage\.k8s\.io StorageClass\) fields\[2\]: unknown member "defualt"/,
+    );
+    expect(() => parseImmutableFields(withField('Service', 0, (field) => (field.rule = 'imutable')))).toThrow(
+      /\(core Service\) fields\[0\]: "rule" must be/,
+    );
+    expect(() =>
+      parseImmutableFields(withField('Service', 0, (field) => (field.unless = { path: '/spec/type', equals: 'ExternalName', of: 'any' }))),
+    ).toThrow(/\(core Service\) fields\[0\] unless: "of" must be one of/);
+    expect(() => parseImmutableFields(withField('Job', 0, (field) => (field.path = 'spec/selector')))).toThrow(
+      /\(batch Job\) fields\[0\]: "path" must be a string/,
+    );
   });
 
   describe('names members of the official schemas', () => {
     let types: KubeTypes;
     const apiVersionOf = (group: string, kind: string) =>
-      ['v1', 'v1beta1', 'v1beta2'].map((version) => (group === '' ? version : `${group}/${version}`)).find((apiVersion) => kubeModel(apiVersion, kind) !== undefined);
+      ['v1', 'v1beta1', 'v1beta2']
+        .map((version) => (group === '' ? version : `${group}/${version}`))
+        .find((apiVersion) => kubeModel(apiVersion, kind) !== undefined);
 
     beforeAll(() => {
       // One program per API group version, tens of seconds for all of them when the kind schema cache is cold.
-      types = KubeTypes.shared().add(data.kinds.map(({ group, kind }) => ({ apiVersion: apiVersionOf(group, kind) ?? `${group}/?`, kind })));
+      types = KubeTypes.shared().add(
+        data.kinds.map(({ group, kind }) => ({ apiVersion: apiVersionOf(group, kind) ?? `${group}/?`, kind })),
+      );
     }, 300_000);
 
     it.each(data.kinds.map((entry) => [`${entry.group || 'core'} ${entry.kind}`, entry] as const))('%s', (_, entry) => {
       const apiVersion = apiVersionOf(entry.group, entry.kind);
       expect(apiVersion, `kubernetes-models knows ${entry.kind} of ${entry.group || 'the core group'}`).toBeDefined();
       const schema = types.kindSchema(apiVersion!, entry.kind)!;
-      const conditions = (entry.fields as Array<{ when?: unknown; unless?: unknown }>).flatMap((field) => [field.when, field.unless].flat().filter((condition) => condition !== undefined)) as Array<{ path: string }>;
-      const unknown = [...entry.fields, ...conditions].map(({ path }) => path).filter((path) => memberType(schema, fromPointer(path)) === undefined);
+      const conditions = (entry.fields as Array<{ when?: unknown; unless?: unknown }>).flatMap((field) =>
+        [field.when, field.unless].flat().filter((condition) => condition !== undefined),
+      ) as Array<{ path: string }>;
+      const unknown = [...entry.fields, ...conditions]
+        .map(({ path }) => path)
+        .filter((path) => memberType(schema, fromPointer(path)) === undefined);
       expect(unknown).toEqual([]);
     });
   });

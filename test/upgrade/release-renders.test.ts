@@ -6,7 +6,16 @@ import { cpSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/build.js';
-import { collectionOfKind, committedReleases, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir, unwrittenMember } from '../helpers/repos.js';
+import {
+  collectionOfKind,
+  committedReleases,
+  repoCopy,
+  repositoriesIn,
+  ROOT,
+  SHIPPED_REPOS,
+  tempDir,
+  unwrittenMember,
+} from '../helpers/repos.js';
 
 const DIST = path.join(ROOT, 'dist');
 
@@ -23,7 +32,11 @@ function minorBump(repository: string, repos = SHIPPED_REPOS): Record<string, st
 }
 
 /** A section file of a shipped collection with `edit` applied to its text. */
-function edited(collection: { repository: string; collection: string }, section: string, edit: (text: string) => string): Record<string, string> {
+function edited(
+  collection: { repository: string; collection: string },
+  section: string,
+  edit: (text: string) => string,
+): Record<string, string> {
   const relative = `${collection.repository}/${collection.collection}/sections/${section}.json`;
   const text = readFileSync(path.join(SHIPPED_REPOS, relative), 'utf8');
   const changed = edit(text);
@@ -33,7 +46,9 @@ function edited(collection: { repository: string; collection: string }, section:
 
 /** `example <name>` for any example of the collection, as the judge names the request. */
 function anExample(collection: { repository: string; collection: string }): string {
-  const names = readdirSync(path.join(SHIPPED_REPOS, collection.repository, collection.collection, 'examples')).map((file) => file.replace(/\.json$/, ''));
+  const names = readdirSync(path.join(SHIPPED_REPOS, collection.repository, collection.collection, 'examples')).map((file) =>
+    file.replace(/\.json$/, ''),
+  );
   return `example (?:${names.join('|')})`;
 }
 
@@ -50,14 +65,18 @@ async function build(repos: string, dist = distCopy()) {
 const V2_ADVICE = 'A breaking change needs the next API version';
 
 describe('a release judged by what it renders', () => {
-  it('refuses a StorageClass provisioner change under a minor release, naming the example, the field and the API server\'s reason', async () => {
+  it("refuses a StorageClass provisioner change under a minor release, naming the example, the field and the API server's reason", async () => {
     const repos = repoCopy(SHIPPED_REPOS, {
       ...edited(STORAGE, 'provisioner', (text) => text.replace('"{{ __SC_ID__.spec.provisioner', '"csi.{{ __SC_ID__.spec.provisioner')),
       ...minorBump(STORAGE.repository),
     });
     const run = await build(repos);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`storageclass, ${anExample(STORAGE)}: /provisioner changes from "[^"]+" to "csi\\.[^"]+": updates to provisioner are forbidden`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `storageclass, ${anExample(STORAGE)}: /provisioner changes from "[^"]+" to "csi\\.[^"]+": updates to provisioner are forbidden`,
+      ),
+    );
     expect(run.stderr).toContain(V2_ADVICE);
     // The reviewer's view comes with the refusal.
     expect(run.stderr).toMatch(/~ \/provisioner {2}"[^"]+" → "csi\.[^"]+"\n {10}BREAKING, immutable: /);
@@ -100,9 +119,18 @@ describe('a release judged by what it renders', () => {
         metadata: { name: '{{ __NS_ID__.metadata.name }}', labels: { 'pod-security.kubernetes.io/enforce': level } },
       });
     const first = repoCopy(SHIPPED_REPOS, {
-      [`${namespace}/collection.json`]: JSON.stringify({ name: 'namespace', variable: '__NS_ID__', kind: 'Namespace', apiVersion: 'v1', description: 'A Namespace for one team.' }),
+      [`${namespace}/collection.json`]: JSON.stringify({
+        name: 'namespace',
+        variable: '__NS_ID__',
+        kind: 'Namespace',
+        apiVersion: 'v1',
+        description: 'A Namespace for one team.',
+      }),
       [`${namespace}/sections/core.json`]: core('baseline'),
-      [`${namespace}/examples/seed.json`]: JSON.stringify({ $description: 'The namespace of team A.', values: { team: { metadata: { name: 'team-a' } } } }),
+      [`${namespace}/examples/seed.json`]: JSON.stringify({
+        $description: 'The namespace of team A.',
+        values: { team: { metadata: { name: 'team-a' } } },
+      }),
       ...minorBump('service-resources'),
     });
     const released = await build(first);
@@ -111,46 +139,68 @@ describe('a release judged by what it renders', () => {
     const second = repoCopy(first, { [`${namespace}/sections/core.json`]: core('restricted'), ...minorBump('service-resources', first) });
     const diff = await runCli(['diff', 'service-resources', '--repos', second, '--bundles', released.dist]);
     expect(diff.code, diff.stderr).toBe(0);
-    expect(diff.stdout).toContain('~ /metadata/labels/pod-security.kubernetes.io~1enforce  "baseline" → "restricted"\n          minor, accepted: ');
+    expect(diff.stdout).toContain(
+      '~ /metadata/labels/pod-security.kubernetes.io~1enforce  "baseline" → "restricted"\n          minor, accepted: ',
+    );
     expect(diff.stdout).toContain('verdict: the build accepts');
 
     const run = await build(second, released.dist);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/namespace renders differently for \d+ of \d+ requests \(\/metadata\/labels\/pod-security\.kubernetes\.io~1enforce\)/);
+    expect(run.stdout).toMatch(
+      /namespace renders differently for \d+ of \d+ requests \(\/metadata\/labels\/pod-security\.kubernetes\.io~1enforce\)/,
+    );
   });
 
-  it('refuses a new source of metadata.name: kubectl apply would create another object beside the caller\'s', async () => {
+  it("refuses a new source of metadata.name: kubectl apply would create another object beside the caller's", async () => {
     const repos = repoCopy(SHIPPED_REPOS, {
-      ...edited(INGRESS_CLASS, 'core', (text) => text.replace('"name": "{{ __INGCLASS_ID__.metadata.name }}"', '"name": "ingress-{{ __INGCLASS_ID__.metadata.name }}"')),
+      ...edited(INGRESS_CLASS, 'core', (text) =>
+        text.replace('"name": "{{ __INGCLASS_ID__.metadata.name }}"', '"name": "ingress-{{ __INGCLASS_ID__.metadata.name }}"'),
+      ),
       ...minorBump(INGRESS_CLASS.repository),
     });
     const run = await build(repos);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`ingressclass, ${anExample(INGRESS_CLASS)}: /metadata/name changes from "([^"]+)" to "ingress-\\1": renames the IngressClass`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `ingressclass, ${anExample(INGRESS_CLASS)}: /metadata/name changes from "([^"]+)" to "ingress-\\1": renames the IngressClass`,
+      ),
+    );
     expect(run.stderr).toContain(V2_ADVICE);
   });
 
-  it('refuses what a custom resource\'s CRD forbids on update: a transition rule such as self == oldSelf', async () => {
+  it("refuses what a custom resource's CRD forbids on update: a transition rule such as self == oldSelf", async () => {
     const repos = repoCopy(SHIPPED_REPOS, {
       ...edited(BACKUP, 'core', (text) => text.replace('"bucket": "{{', '"bucket": "archive-{{')),
       ...minorBump(BACKUP.repository),
     });
     const run = await build(repos);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(new RegExp(`backuppolicy, ${anExample(BACKUP)}: /spec/storage/bucket changes from "([^"]+)" to "archive-\\1": the bucket of a policy cannot be changed`));
+    expect(run.stderr).toMatch(
+      new RegExp(
+        `backuppolicy, ${anExample(BACKUP)}: /spec/storage/bucket changes from "([^"]+)" to "archive-\\1": the bucket of a policy cannot be changed`,
+      ),
+    );
   });
 
   it('refuses a change under a CRD transition rule it cannot run, rather than call it accepted: the API server runs it', async () => {
     // First a release whose CRD guards the bucket with a rule of Kubernetes' CEL library, then a change of the bucket.
     const crd = `${BACKUP.repository}/crds/backuppolicies.yaml`;
-    const rule = readFileSync(path.join(SHIPPED_REPOS, crd), 'utf8').replace('- rule: self == oldSelf', '- rule: sets.equivalent([self], [oldSelf])');
+    const rule = readFileSync(path.join(SHIPPED_REPOS, crd), 'utf8').replace(
+      '- rule: self == oldSelf',
+      '- rule: sets.equivalent([self], [oldSelf])',
+    );
     const first = repoCopy(SHIPPED_REPOS, { [crd]: rule, ...minorBump(BACKUP.repository) });
     const released = await build(first);
     expect(released.code, released.stderr).toBe(0);
-    const second = repoCopy(first, { ...edited(BACKUP, 'core', (text) => text.replace('"bucket": "{{', '"bucket": "archive-{{')), ...minorBump(BACKUP.repository, first) });
+    const second = repoCopy(first, {
+      ...edited(BACKUP, 'core', (text) => text.replace('"bucket": "{{', '"bucket": "archive-{{')),
+      ...minorBump(BACKUP.repository, first),
+    });
     const run = await build(second, released.dist);
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/\/spec\/storage\/bucket changes from "([^"]+)" to "archive-\1": the BackupPolicy CRD of the previous release guards it with the transition rule "sets\.equivalent\(\[self\], \[oldSelf\]\)", which cannot be run here/);
+    expect(run.stderr).toMatch(
+      /\/spec\/storage\/bucket changes from "([^"]+)" to "archive-\1": the BackupPolicy CRD of the previous release guards it with the transition rule "sets\.equivalent\(\[self\], \[oldSelf\]\)", which cannot be run here/,
+    );
   });
 });
 
@@ -161,9 +211,15 @@ describe('facetform diff', () => {
       const run = await runCli(['diff', name, '--from', first!, '--repos', SHIPPED_REPOS, '--bundles', DIST]);
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain(`${name} v1 ${first} → ${release}: `);
-      const firstCollections = (JSON.parse(readFileSync(path.join(DIST, name, 'v1', first!, 'bundle.json'), 'utf8')) as { collections: Array<{ name: string }> }).collections.map((c) => c.name);
+      const firstCollections = (
+        JSON.parse(readFileSync(path.join(DIST, name, 'v1', first!, 'bundle.json'), 'utf8')) as { collections: Array<{ name: string }> }
+      ).collections.map((c) => c.name);
       for (const collection of collections) {
-        expect(run.stdout).toMatch(firstCollections.includes(collection) ? new RegExp(`\n {2}${collection} \\(\\w+\\): \\d+ requests?, `) : new RegExp(`\n {2}\\+ ${collection} \\(\\w+\\): a new collection`));
+        expect(run.stdout).toMatch(
+          firstCollections.includes(collection)
+            ? new RegExp(`\n {2}${collection} \\(\\w+\\): \\d+ requests?, `)
+            : new RegExp(`\n {2}\\+ ${collection} \\(\\w+\\): a new collection`),
+        );
       }
       expect(run.stdout).toContain(`verdict: the build accepts ${release} after ${first}`);
     }

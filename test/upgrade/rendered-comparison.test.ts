@@ -25,11 +25,13 @@ let released: Bundle;
 let twoFacets: Bundle;
 beforeAll(async () => {
   released = await bundleOf();
-  twoFacets = await bundleOf({ [`${SECTIONS}/immutable.json`]: section({ facets: ['addon:immutable'], immutable: '{{ __SET_ID__.immutable }}' }) });
+  twoFacets = await bundleOf({
+    [`${SECTIONS}/immutable.json`]: section({ facets: ['addon:immutable'], immutable: '{{ __SET_ID__.immutable }}' }),
+  });
 });
 
 describe('the requests a release is judged by', () => {
-  it('are every example, then from each example\'s values: every facet alone, all facets, each optional input absent or added', () => {
+  it("are every example, then from each example's values: every facet alone, all facets, each optional input absent or added", () => {
     const [settings] = compareRendered(twoFacets, twoFacets).collections;
     const names = settings!.requests.map((request) => request.request.name);
     expect(names).toEqual(
@@ -49,7 +51,10 @@ describe('the requests a release is judged by', () => {
 
   it('add the inputs only the new release reads, which an old caller could already send (a key of a map, say)', () => {
     const [collection] = twoFacets.collections;
-    const successor = { ...collection!, schema: { ...collection!.schema, properties: { ...(collection!.schema.properties as object), note: { type: 'string' } } } };
+    const successor = {
+      ...collection!,
+      schema: { ...collection!.schema, properties: { ...(collection!.schema.properties as object), note: { type: 'string' } } },
+    };
     const names = upgradeRequests(collection!, successor, () => true).map((request) => request.name);
     expect(names).toContain('example basic\'s values with note = "example", every facet');
   });
@@ -57,8 +62,12 @@ describe('the requests a release is judged by', () => {
   it('leave out requests the previous release refuses: no caller can have sent them', () => {
     const [settings] = compareRendered(twoFacets, twoFacets).collections;
     // metadata.name is required, so the request without it is refused and not evidence.
-    expect(settings!.requests.map((request) => request.request.name)).not.toContain("example basic's values without metadata.name, every facet");
-    const bodies = settings!.requests.map((request) => request.request.body as { values: Record<string, { metadata?: { name?: string } }> });
+    expect(settings!.requests.map((request) => request.request.name)).not.toContain(
+      "example basic's values without metadata.name, every facet",
+    );
+    const bodies = settings!.requests.map(
+      (request) => request.request.body as { values: Record<string, { metadata?: { name?: string } }> },
+    );
     expect(bodies.every((body) => Object.values(body.values).every((input) => typeof input.metadata?.name === 'string'))).toBe(true);
   });
 });
@@ -75,8 +84,16 @@ describe('each difference', () => {
   });
 
   it('is dropped (breaking) when an object holding what the caller set goes, even where its values land elsewhere', async () => {
-    const labelled = (where: string) => section({ facets: ['master'], apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: '{{ __SET_ID__.metadata.name }}', [where]: { team: '{{ __SET_ID__.team }}' } } });
-    const files = { [`demo-resources/settings/examples/team.json`]: JSON.stringify({ values: { app: { metadata: { name: 'app' }, team: 'payments' } } }) };
+    const labelled = (where: string) =>
+      section({
+        facets: ['master'],
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: '{{ __SET_ID__.metadata.name }}', [where]: { team: '{{ __SET_ID__.team }}' } },
+      });
+    const files = {
+      [`demo-resources/settings/examples/team.json`]: JSON.stringify({ values: { app: { metadata: { name: 'app' }, team: 'payments' } } }),
+    };
     const before = await bundleOf({ ...files, [`${SECTIONS}/core.json`]: labelled('labels') });
     const after = await bundleOf({ ...files, [`${SECTIONS}/core.json`]: labelled('annotations') });
     const example = compareRendered(before, after).collections[0]!.requests.find((request) => request.request.name === 'example team')!;
@@ -89,7 +106,12 @@ describe('each difference', () => {
 
   it('is an identity change (breaking) when it renames the object or moves it to another namespace', async () => {
     const after = await bundleOf({
-      [`${SECTIONS}/core.json`]: section({ facets: ['master'], apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'v2-{{ __SET_ID__.metadata.name }}', namespace: 'apps' } }),
+      [`${SECTIONS}/core.json`]: section({
+        facets: ['master'],
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: 'v2-{{ __SET_ID__.metadata.name }}', namespace: 'apps' },
+      }),
     });
     const example = compareRendered(released, after).collections[0]!.requests.find((request) => request.request.name === 'example basic')!;
     const identity = example.differences.filter((difference) => difference.class === 'identity');
@@ -100,19 +122,35 @@ describe('each difference', () => {
     );
   });
 
-  it('is immutable (breaking) where the kind forbids the update: an immutable ConfigMap\'s data', async () => {
-    const frozen = section({ facets: ['master'], apiVersion: 'v1', kind: 'ConfigMap', metadata: '{{ __SET_ID__.metadata }}', immutable: true });
+  it("is immutable (breaking) where the kind forbids the update: an immutable ConfigMap's data", async () => {
+    const frozen = section({
+      facets: ['master'],
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: '{{ __SET_ID__.metadata }}',
+      immutable: true,
+    });
     const before = await bundleOf({ [`${SECTIONS}/core.json`]: frozen });
     const after = await bundleOf({
       [`${SECTIONS}/core.json`]: frozen,
       [`${SECTIONS}/data.json`]: section({ facets: ['addon:data'], binaryData: '{{ __SET_ID__.data }}' }),
     });
     const example = compareRendered(before, after).collections[0]!.requests.find((request) => request.request.name === 'example basic')!;
-    expect(example.differences.find((difference) => difference.pointer === '/data')).toMatchObject({ class: 'immutable', level: 'breaking' });
+    expect(example.differences.find((difference) => difference.pointer === '/data')).toMatchObject({
+      class: 'immutable',
+      level: 'breaking',
+    });
   });
 
-  it('never shows a Secret\'s values, only its keys', () => {
-    const file = path.join(ROOT, 'dist', 'config-and-storage-resources', 'v1', committedReleases('config-and-storage-resources').at(-1)!, 'bundle.json');
+  it("never shows a Secret's values, only its keys", () => {
+    const file = path.join(
+      ROOT,
+      'dist',
+      'config-and-storage-resources',
+      'v1',
+      committedReleases('config-and-storage-resources').at(-1)!,
+      'bundle.json',
+    );
     const before = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
     // The new release renders stringData for every request that selects addon:type too.
     const after = structuredClone(before);
@@ -122,7 +160,9 @@ describe('each difference', () => {
     const differences = comparison.requests.flatMap((request) => request.differences);
     expect(differences.length).toBeGreaterThan(0);
     const shown = JSON.stringify(differences);
-    const values = secret.examples.flatMap((example) => Object.values(example.request.values as Record<string, { stringData?: Record<string, string> }>)).flatMap((input) => Object.entries(input.stringData ?? {}));
+    const values = secret.examples
+      .flatMap((example) => Object.values(example.request.values as Record<string, { stringData?: Record<string, string> }>))
+      .flatMap((input) => Object.entries(input.stringData ?? {}));
     expect(values.length).toBeGreaterThan(0);
     for (const [key, value] of values) {
       expect(shown).toContain(JSON.stringify(key));

@@ -24,11 +24,21 @@ export function lintMaster(context: CollectionModel, report: LintReport): void {
       if (body[member] === undefined) {
         report.error(master.file, [], `master section lacks "${member}"`, `add "${member}": "${expected}"`);
       } else if (body[member] !== expected) {
-        report.error(master.file, [member], `master section has ${member} ${JSON.stringify(body[member])}, but the collection declares "${expected}"`, `write "${member}": "${expected}", or change collection.json`);
+        report.error(
+          master.file,
+          [member],
+          `master section has ${member} ${JSON.stringify(body[member])}, but the collection declares "${expected}"`,
+          `write "${member}": "${expected}", or change collection.json`,
+        );
       }
     }
     if (body.metadata === undefined) {
-      report.error(master.file, [], 'master section lacks "metadata"', `add "metadata": "{{ ${String(declaration.variable ?? '__VAR__')}.metadata }}"`);
+      report.error(
+        master.file,
+        [],
+        'master section lacks "metadata"',
+        `add "metadata": "{{ ${String(declaration.variable ?? '__VAR__')}.metadata }}"`,
+      );
     }
   }
 }

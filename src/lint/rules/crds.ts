@@ -32,8 +32,20 @@ export function lintCrds(repository: RepositorySource, report: LintReport): Lint
       // rules that compile need no word: a create (an answer) has no old object for them, and they are
       // checked when a release is judged against the one before it.
       for (const skipped of rules.skipped) {
-        if (skipped.transition) report.warning(file, fromPointer(skipped.pointer), `transition rule ${JSON.stringify(skipped.rule)} is not checked when a release is judged against the one before it: ${skipped.reason}`, 'the API server checks it when the resource is updated');
-        else report.warning(file, fromPointer(skipped.pointer), `rule ${JSON.stringify(skipped.rule)} is not checked on answers: ${skipped.reason}`, 'the API server checks it when the resource is applied');
+        if (skipped.transition)
+          report.warning(
+            file,
+            fromPointer(skipped.pointer),
+            `transition rule ${JSON.stringify(skipped.rule)} is not checked when a release is judged against the one before it: ${skipped.reason}`,
+            'the API server checks it when the resource is updated',
+          );
+        else
+          report.warning(
+            file,
+            fromPointer(skipped.pointer),
+            `rule ${JSON.stringify(skipped.rule)} is not checked on answers: ${skipped.reason}`,
+            'the API server checks it when the resource is applied',
+          );
       }
       if (rules.problems.length > 0) compiles = false;
     }
@@ -42,7 +54,12 @@ export function lintCrds(repository: RepositorySource, report: LintReport): Lint
   }
   const catalog = new CrdCatalog(valid);
   for (const conflict of catalog.conflicts) {
-    report.error(conflict.source, ['spec', 'names', 'kind'], `${conflict.apiVersion} ${conflict.kind} is already defined by ${conflict.taken.path}`, 'keep one CRD per kind: remove or rename one of the two');
+    report.error(
+      conflict.source,
+      ['spec', 'names', 'kind'],
+      `${conflict.apiVersion} ${conflict.kind} is already defined by ${conflict.taken.path}`,
+      'keep one CRD per kind: remove or rename one of the two',
+    );
   }
   return { catalog, broken };
 }

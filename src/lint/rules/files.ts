@@ -11,9 +11,15 @@ export function lintFiles(model: RepositoryModel, report: LintReport): void {
     if (problem !== undefined) report.error(file, problem, problem.message, 'fix the JSON syntax at this position, then run lint again');
     // What no answer can carry (a number beyond a double, a lone surrogate) would fail every request.
     const unrepresentable = findUnrepresentable(file.value);
-    if (unrepresentable !== undefined) report.error(file, fromPointer(unrepresentable.pointer), unrepresentable.detail, 'write a value JSON and YAML answers can carry');
+    if (unrepresentable !== undefined)
+      report.error(file, fromPointer(unrepresentable.pointer), unrepresentable.detail, 'write a value JSON and YAML answers can carry');
     for (const duplicate of file.duplicateMembers()) {
-      report.error(file, duplicate.position, `member "${duplicate.name}" appears twice in one object; JSON keeps only the last`, 'merge the two into one member');
+      report.error(
+        file,
+        duplicate.position,
+        `member "${duplicate.name}" appears twice in one object; JSON keeps only the last`,
+        'merge the two into one member',
+      );
     }
   }
 }

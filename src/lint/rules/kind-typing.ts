@@ -30,7 +30,12 @@ export function lintKindTyping({ model, typing, brokenCrds }: TypedCollection, r
   // A CRD that names the kind but has errors of its own: those are the ones to fix, and lint lists them.
   const brokenCrd = brokenCrds.get(declaration.kind);
   if (typing.by === 'nothing' && declaration.untyped !== true && brokenCrd !== undefined) {
-    report.error(file, ['kind'], `${declaration.kind} is defined by ${brokenCrd.path}, which has errors`, 'fix the errors lint lists in that file');
+    report.error(
+      file,
+      ['kind'],
+      `${declaration.kind} is defined by ${brokenCrd.path}, which has errors`,
+      'fix the errors lint lists in that file',
+    );
   } else if (typing.by === 'nothing' && declaration.untyped !== true) {
     report.error(
       file,
@@ -42,6 +47,11 @@ export function lintKindTyping({ model, typing, brokenCrds }: TypedCollection, r
   }
   if (typing.by !== 'nothing' && declaration.untyped === true) {
     const by = typing.by === 'crd' ? typing.crdFile!.path : 'the Kubernetes API';
-    report.warning(file, ['untyped'], `"untyped" has no effect: ${declaration.kind} is typed by ${by}, and its answers are checked`, 'remove "untyped"');
+    report.warning(
+      file,
+      ['untyped'],
+      `"untyped" has no effect: ${declaration.kind} is typed by ${by}, and its answers are checked`,
+      'remove "untyped"',
+    );
   }
 }

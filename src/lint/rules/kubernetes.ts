@@ -30,7 +30,11 @@ export function lintFixedValues(context: CollectionModel, plan: CollectionRender
       const chosenByFacets = lookup(manifest, at) === undefined && plan.facetsWriting(at).length > 0;
       if (fromValues || chosenByFacets || reported.has(problem.pointer)) continue;
       reported.add(problem.pointer);
-      const section = writerOf(context, selection.included.map((index) => plan.sections[index]!.name), at);
+      const section = writerOf(
+        context,
+        selection.included.map((index) => plan.sections[index]!.name),
+        at,
+      );
       if (section === undefined) continue;
       report.error(
         section.file,

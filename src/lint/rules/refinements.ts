@@ -18,19 +18,32 @@ export function lintRefinements(section: SectionModel, report: LintReport): void
     return;
   }
   const paths = new Set(
-    section.sites.flatMap((site) => site.expressions.flatMap((expression) => expression.references.map((reference) => reference.path.join('.')))),
+    section.sites.flatMap((site) =>
+      site.expressions.flatMap((expression) => expression.references.map((reference) => reference.path.join('.'))),
+    ),
   );
   for (const [path, refinement] of Object.entries(refinements)) {
     const at = ['$values', path];
     if (!paths.has(path)) {
-      report.error(file, at, `"$values" refines "${path}", but no placeholder of this section reads it`, `use one of: ${[...paths].join(', ') || '(this section has no placeholders)'}`);
+      report.error(
+        file,
+        at,
+        `"$values" refines "${path}", but no placeholder of this section reads it`,
+        `use one of: ${[...paths].join(', ') || '(this section has no placeholders)'}`,
+      );
     }
     if (!isPlainObject(refinement)) {
       report.error(file, at, `refinement of "${path}" must be an object`, HINT);
       continue;
     }
     for (const key of Object.keys(refinement)) {
-      if (key !== 'schema' && key !== 'required') report.error(file, [...at, key], `unknown refinement "${key}"`, 'a refinement has "schema" (a JSON Schema) and "required" (a boolean)');
+      if (key !== 'schema' && key !== 'required')
+        report.error(
+          file,
+          [...at, key],
+          `unknown refinement "${key}"`,
+          'a refinement has "schema" (a JSON Schema) and "required" (a boolean)',
+        );
     }
     if (refinement.required !== undefined && typeof refinement.required !== 'boolean') {
       report.error(file, [...at, 'required'], '"required" must be true or false', HINT);
@@ -39,12 +52,22 @@ export function lintRefinements(section: SectionModel, report: LintReport): void
       if (!isPlainObject(refinement.schema)) {
         report.error(file, [...at, 'schema'], '"schema" must be a JSON Schema object', HINT);
       } else if (!metaValidator.validateSchema(refinement.schema)) {
-        report.error(file, [...at, 'schema'], `"schema" is not a valid JSON Schema: ${metaValidator.errorsText(metaValidator.errors)}`, 'see https://json-schema.org/understanding-json-schema');
+        report.error(
+          file,
+          [...at, 'schema'],
+          `"schema" is not a valid JSON Schema: ${metaValidator.errorsText(metaValidator.errors)}`,
+          'see https://json-schema.org/understanding-json-schema',
+        );
       } else {
         try {
           metaValidator.compile(refinement.schema);
         } catch (error) {
-          report.error(file, [...at, 'schema'], `"schema" cannot be used: ${(error as Error).message}`, 'a refinement stands alone: it cannot refer to definitions ($ref) of other schemas');
+          report.error(
+            file,
+            [...at, 'schema'],
+            `"schema" cannot be used: ${(error as Error).message}`,
+            'a refinement stands alone: it cannot refer to definitions ($ref) of other schemas',
+          );
         }
       }
     }

@@ -25,7 +25,8 @@ function checkFields(file: SourceFile, value: JsonObject, fields: Field[], repor
   for (const field of fields) {
     const member = value[field.name];
     if (field.flag === true) {
-      if (member !== undefined && typeof member !== 'boolean') report.error(file, [field.name], `"${field.name}" must be true or false`, field.hint);
+      if (member !== undefined && typeof member !== 'boolean')
+        report.error(file, [field.name], `"${field.name}" must be true or false`, field.hint);
     } else if (member === undefined) {
       report.error(file, [], `missing "${field.name}"`, field.hint);
     } else if (typeof member !== 'string' || member.trim() === '') {
@@ -52,7 +53,12 @@ function asObject(file: SourceFile, what: string, report: LintReport): JsonObjec
 /** A repository or collection is addressed by its folder's name: the file must say the same. */
 function nameIsFolder(file: SourceFile, value: JsonObject, folder: string, what: string, report: LintReport): void {
   if (typeof value.name === 'string' && value.name !== folder) {
-    report.error(file, ['name'], `name "${value.name}" differs from the folder name "${folder}"`, `rename the folder or the ${what} so they agree`);
+    report.error(
+      file,
+      ['name'],
+      `name "${value.name}" differs from the folder name "${folder}"`,
+      `rename the folder or the ${what} so they agree`,
+    );
   }
 }
 
@@ -64,7 +70,11 @@ export function lintRepositoryDeclaration(repository: RepositorySource, report: 
     value,
     [
       { name: 'name', pattern: NAME_PATTERN, hint: `the repository's name, the same as its folder: "${repository.name}"` },
-      { name: 'vendor', pattern: NAME_PATTERN, hint: 'the publisher literal of the exec paths, lowercase letters, digits and "-", e.g. "facetform"' },
+      {
+        name: 'vendor',
+        pattern: NAME_PATTERN,
+        hint: 'the publisher literal of the exec paths, lowercase letters, digits and "-", e.g. "facetform"',
+      },
       { name: 'apiVersion', pattern: API_VERSION_PATTERN, hint: 'the API version path segment, e.g. "v1"' },
       { name: 'release', pattern: SEMVER_PATTERN, hint: 'the release version, semver, e.g. "1.0.0"' },
       { name: 'description', hint: 'one sentence saying what the repository holds' },
@@ -73,10 +83,20 @@ export function lintRepositoryDeclaration(repository: RepositorySource, report: 
   );
   nameIsFolder(repository.file, value, repository.name, 'repository', report);
   if (repository.name === SCHEMAS_DIR) {
-    report.error(repository.file, [], `a repository may not be named "${SCHEMAS_DIR}": dist/${SCHEMAS_DIR}/ holds the editor schemas`, 'rename the folder and "name" in repository.json');
+    report.error(
+      repository.file,
+      [],
+      `a repository may not be named "${SCHEMAS_DIR}": dist/${SCHEMAS_DIR}/ holds the editor schemas`,
+      'rename the folder and "name" in repository.json',
+    );
   }
   for (const dir of repository.strayDirs) {
-    report.warning(repository.file, [], `folder ${dir} has no collection.json and is ignored`, 'add a collection.json to make it a collection, or remove the folder');
+    report.warning(
+      repository.file,
+      [],
+      `folder ${dir} has no collection.json and is ignored`,
+      'add a collection.json to make it a collection, or remove the folder',
+    );
   }
 }
 
@@ -89,11 +109,19 @@ export function lintCollectionDeclaration(context: CollectionModel, report: Lint
     value,
     [
       { name: 'name', pattern: NAME_PATTERN, hint: `the collection's name, the same as its folder: "${source.name}"` },
-      { name: 'variable', pattern: VARIABLE_PATTERN, hint: 'the template variable, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores' },
+      {
+        name: 'variable',
+        pattern: VARIABLE_PATTERN,
+        hint: 'the template variable, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores',
+      },
       { name: 'kind', pattern: KIND_PATTERN, hint: 'the rendered kind, e.g. "Service"' },
       { name: 'apiVersion', pattern: RESOURCE_API_VERSION_PATTERN, hint: 'the rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1"' },
       { name: 'description', hint: 'one sentence saying what the collection renders' },
-      { name: 'untyped', flag: true, hint: 'true only for a kind no CRD in crds/ and no built-in type defines: its answers are then not checked' },
+      {
+        name: 'untyped',
+        flag: true,
+        hint: 'true only for a kind no CRD in crds/ and no built-in type defines: its answers are then not checked',
+      },
     ],
     report,
   );
@@ -111,7 +139,12 @@ export function lintVariablesUnique(contexts: CollectionModel[], report: LintRep
     if (typeof variable !== 'string') continue;
     const owner = owners.get(variable);
     if (owner !== undefined) {
-      report.error(context.source.file, ['variable'], `variable ${variable} is already the variable of collection ${owner}`, 'give each collection its own variable, e.g. __<KIND>_ID__');
+      report.error(
+        context.source.file,
+        ['variable'],
+        `variable ${variable} is already the variable of collection ${owner}`,
+        'give each collection its own variable, e.g. __<KIND>_ID__',
+      );
     } else {
       owners.set(variable, context.source.name);
     }

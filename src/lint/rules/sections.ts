@@ -11,7 +11,8 @@ export const RESERVED_MEMBERS = new Set(['$description', '$values']);
 export const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function lintIsObject(section: SectionModel, report: LintReport): void {
-  if (section.file.value !== undefined && section.body === undefined) report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Sections"');
+  if (section.file.value !== undefined && section.body === undefined)
+    report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Sections"');
 }
 
 export function lintFacets(section: SectionModel, report: LintReport): void {
@@ -19,7 +20,12 @@ export function lintFacets(section: SectionModel, report: LintReport): void {
   const facets = section.body?.facets;
   if (section.body === undefined) return;
   if (facets === undefined) {
-    report.error(file, [], 'section has no "facets"', 'add "facets": ["master"] for a core section, or e.g. ["addon:spec", "addon:ports"] for an optional feature');
+    report.error(
+      file,
+      [],
+      'section has no "facets"',
+      'add "facets": ["master"] for a core section, or e.g. ["addon:spec", "addon:ports"] for an optional feature',
+    );
     return;
   }
   if (!Array.isArray(facets)) {
@@ -27,12 +33,22 @@ export function lintFacets(section: SectionModel, report: LintReport): void {
     return;
   }
   if (facets.length === 0) {
-    report.error(file, ['facets'], '"facets" is empty, so nothing can select this section', 'name at least one facet: "master", or "addon:<name>"');
+    report.error(
+      file,
+      ['facets'],
+      '"facets" is empty, so nothing can select this section',
+      'name at least one facet: "master", or "addon:<name>"',
+    );
   }
   const seen = new Set<string>();
   facets.forEach((facet, index) => {
     if (typeof facet !== 'string') {
-      report.error(file, ['facets', index], `facet ${JSON.stringify(facet)} is not a string`, 'facet names are strings such as "addon:ports"');
+      report.error(
+        file,
+        ['facets', index],
+        `facet ${JSON.stringify(facet)} is not a string`,
+        'facet names are strings such as "addon:ports"',
+      );
     } else if (!FACET_PATTERN.test(facet)) {
       const suggestion = facet.toLowerCase().replace(/[^a-z0-9:-]/g, '-');
       report.error(
@@ -53,14 +69,24 @@ export function lintReservedMembers(section: SectionModel, report: LintReport): 
   if (value === undefined) return;
   for (const name of Object.keys(value)) {
     if (name.startsWith('$') && !RESERVED_MEMBERS.has(name)) {
-      report.warning(section.file, [name], `unknown metadata member "${name}" is ignored`, `members starting with "$" are reserved; known ones: ${[...RESERVED_MEMBERS].join(', ')}`);
+      report.warning(
+        section.file,
+        [name],
+        `unknown metadata member "${name}" is ignored`,
+        `members starting with "$" are reserved; known ones: ${[...RESERVED_MEMBERS].join(', ')}`,
+      );
     }
   }
   if (value.$description !== undefined && typeof value.$description !== 'string') {
     report.error(section.file, ['$description'], '"$description" must be a string', 'one sentence saying what the section adds');
   }
   if (!Object.keys(value).some(isContentMember)) {
-    report.warning(section.file, [], 'section renders nothing: it has no content members', 'add the manifest members this section writes, e.g. "spec": { ... }');
+    report.warning(
+      section.file,
+      [],
+      'section renders nothing: it has no content members',
+      'add the manifest members this section writes, e.g. "spec": { ... }',
+    );
   }
 }
 
@@ -70,8 +96,20 @@ export function lintMemberNames(section: SectionModel, report: LintReport): void
     if (Array.isArray(value)) value.forEach((item, index) => visit(item, [...at, String(index)]));
     else if (isPlainObject(value)) {
       for (const [name, member] of Object.entries(value)) {
-        if (FORBIDDEN_NAMES.has(name)) report.error(section.file, [...at, name], `member name "${name}" is not allowed`, 'rename the member; these names would reach into JavaScript prototypes');
-        else if (name.includes('{{')) report.error(section.file, [...at, name], `member name "${name}" contains "{{"`, 'member names are never templated: move the placeholder into the value');
+        if (FORBIDDEN_NAMES.has(name))
+          report.error(
+            section.file,
+            [...at, name],
+            `member name "${name}" is not allowed`,
+            'rename the member; these names would reach into JavaScript prototypes',
+          );
+        else if (name.includes('{{'))
+          report.error(
+            section.file,
+            [...at, name],
+            `member name "${name}" contains "{{"`,
+            'member names are never templated: move the placeholder into the value',
+          );
         visit(member, [...at, name]);
       }
     }
@@ -93,7 +131,12 @@ export function lintPlaceholders(context: CollectionModel, section: SectionModel
       for (const reference of expression.references) {
         const forbidden = reference.path.find((segment) => FORBIDDEN_NAMES.has(segment));
         if (forbidden !== undefined) {
-          report.error(section.file, site.at, `placeholder path ${reference.path.join('.')} uses "${forbidden}"`, 'rename the input member; these names would reach into JavaScript prototypes');
+          report.error(
+            section.file,
+            site.at,
+            `placeholder path ${reference.path.join('.')} uses "${forbidden}"`,
+            'rename the input member; these names would reach into JavaScript prototypes',
+          );
         }
         if (variable !== undefined && reference.variable !== variable) {
           report.error(

@@ -16,7 +16,15 @@ export function accessLog(state: ServerState): Middleware {
       const route = routeOf(ctx as never);
       state.metrics.observeRequest(ctx.method, route, ctx.status, durationMs / 1000);
       state.logger.info(
-        { method: ctx.method, route, path: ctx.path, status: ctx.status, durationMs: Math.round(durationMs * 1000) / 1000, requestId: ctx.state.requestId, key: ctx.state.keyName },
+        {
+          method: ctx.method,
+          route,
+          path: ctx.path,
+          status: ctx.status,
+          durationMs: Math.round(durationMs * 1000) / 1000,
+          requestId: ctx.state.requestId,
+          key: ctx.state.keyName,
+        },
         'request',
       );
     }

@@ -43,7 +43,14 @@ export function apiKey(state: ServerState): Middleware {
       const presented = presentedKey(ctx);
       const name = presented === '' ? undefined : state.keys.identify(presented);
       if (name === undefined) {
-        throw new HttpProblem(401, 'unauthorized', 'Unauthorized', `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`, {}, { 'WWW-Authenticate': API_KEY_CHALLENGE });
+        throw new HttpProblem(
+          401,
+          'unauthorized',
+          'Unauthorized',
+          `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`,
+          {},
+          { 'WWW-Authenticate': API_KEY_CHALLENGE },
+        );
       }
       ctx.state.keyName = name;
     }

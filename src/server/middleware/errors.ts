@@ -9,9 +9,12 @@ import { HttpProblem, PROBLEM_MEDIA_TYPE } from '../problem.js';
 import type { ServerState } from '../state.js';
 
 function problemFromLibrary(error: { status?: number; type?: string; message?: string; expose?: boolean }): HttpProblem | undefined {
-  if (error.status === 413 || error.type === 'entity.too.large') return new HttpProblem(413, 'payload-too-large', 'Payload too large', 'the request body is larger than the limit of 1 MiB');
-  if (error.type === 'request.aborted') return new HttpProblem(400, 'bad-request', 'Bad request', 'the request body was not received completely');
-  if (error.status === 400 && error.expose) return new HttpProblem(400, 'bad-request', 'Bad request', error.message ?? 'the request could not be read');
+  if (error.status === 413 || error.type === 'entity.too.large')
+    return new HttpProblem(413, 'payload-too-large', 'Payload too large', 'the request body is larger than the limit of 1 MiB');
+  if (error.type === 'request.aborted')
+    return new HttpProblem(400, 'bad-request', 'Bad request', 'the request body was not received completely');
+  if (error.status === 400 && error.expose)
+    return new HttpProblem(400, 'bad-request', 'Bad request', error.message ?? 'the request could not be read');
   return undefined;
 }
 
@@ -33,7 +36,15 @@ export function errors(state: ServerState): Middleware {
         sendProblem(ctx, problem);
       } else {
         state.logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
-        sendProblem(ctx, new HttpProblem(500, 'internal-error', 'Internal server error', `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`));
+        sendProblem(
+          ctx,
+          new HttpProblem(
+            500,
+            'internal-error',
+            'Internal server error',
+            `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`,
+          ),
+        );
       }
       return;
     }
@@ -46,9 +57,25 @@ export function errors(state: ServerState): Middleware {
     // Answers the router left without a body: no route (404) or a method the route does not take (405).
     if (ctx.body === undefined || ctx.body === null) {
       if (ctx.status === 404) {
-        sendProblem(ctx, new HttpProblem(404, 'not-found', 'Not found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`));
+        sendProblem(
+          ctx,
+          new HttpProblem(
+            404,
+            'not-found',
+            'Not found',
+            `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`,
+          ),
+        );
       } else if (ctx.status === 405) {
-        sendProblem(ctx, new HttpProblem(405, 'method-not-allowed', 'Method not allowed', `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`));
+        sendProblem(
+          ctx,
+          new HttpProblem(
+            405,
+            'method-not-allowed',
+            'Method not allowed',
+            `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`,
+          ),
+        );
       }
     }
   };

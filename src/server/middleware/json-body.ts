@@ -35,7 +35,8 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index);
     if (inString) {
-      if (code === 0x5c) index++; // skip the escaped character
+      if (code === 0x5c)
+        index++; // skip the escaped character
       else if (code === 0x22) inString = false;
     } else if (code === 0x22) inString = true;
     else if (code === 0x7b || code === 0x5b) {
@@ -47,13 +48,16 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 /** The media type must be JSON, in UTF-8 (RFC 8259), not compressed. */
 function checkContentType(contentType: string, contentEncoding: string): void {
-  const unsupported = (detail: string) => new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail, {}, { Accept: 'application/json' });
+  const unsupported = (detail: string) =>
+    new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail, {}, { Accept: 'application/json' });
   if (contentType !== 'application/json') {
-    if (contentType === '' || typeIs.is(contentType, ['application/json']) === false) throw unsupported(`the body must be application/json, not ${contentType || 'without a Content-Type'}`);
+    if (contentType === '' || typeIs.is(contentType, ['application/json']) === false)
+      throw unsupported(`the body must be application/json, not ${contentType || 'without a Content-Type'}`);
     const charset = parseContentType(contentType).parameters.charset?.toLowerCase();
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') throw unsupported(`JSON must be UTF-8, not charset=${charset}`);
   }
-  if (contentEncoding !== '' && contentEncoding.toLowerCase() !== 'identity') throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
+  if (contentEncoding !== '' && contentEncoding.toLowerCase() !== 'identity')
+    throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
 }
 
 export function jsonBody(inflight: InflightBytes): Middleware {

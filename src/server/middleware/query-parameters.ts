@@ -16,7 +16,13 @@ export function queryParameters(known: readonly string[]): Middleware {
     const unknown = Object.keys(ctx.query).find((name) => !known.includes(name));
     if (unknown !== undefined) {
       const name = cut(unknown, MAX_NAME_LENGTH);
-      throw new HttpProblem(400, 'bad-request', 'Bad request', `unknown query parameter "${name}"; ${takes}${didYouMean(closestName(unknown, known))}`, { parameter: name, known });
+      throw new HttpProblem(
+        400,
+        'bad-request',
+        'Bad request',
+        `unknown query parameter "${name}"; ${takes}${didYouMean(closestName(unknown, known))}`,
+        { parameter: name, known },
+      );
     }
     await next();
   };

@@ -29,7 +29,10 @@ const COUNTED_APART = new Set(['values', 'resources']);
 function pointerOf(visit: Visit): string {
   const keys: string[] = [];
   for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) keys.push(escapePointerSegment(cut(at.key, 64)));
-  return keys.reverse().map((key) => `/${key}`).join('');
+  return keys
+    .reverse()
+    .map((key) => `/${key}`)
+    .join('');
 }
 
 export function sizeProblems(body: unknown, limits: Pick<RequestLimits, 'maxStringLength' | 'maxItems'>): Problem[] {
@@ -39,19 +42,27 @@ export function sizeProblems(body: unknown, limits: Pick<RequestLimits, 'maxStri
     const visit = stack.pop()!;
     const { node } = visit;
     if (typeof node === 'string') {
-      if (node.length > limits.maxStringLength) problems.push({ pointer: pointerOf(visit), detail: `is ${node.length} characters long; at most ${limits.maxStringLength}` });
+      if (node.length > limits.maxStringLength)
+        problems.push({ pointer: pointerOf(visit), detail: `is ${node.length} characters long; at most ${limits.maxStringLength}` });
     } else if (typeof node === 'object' && node !== null) {
       const keys = Object.keys(node);
       const topLevel = visit.parent !== undefined && visit.parent.parent === undefined;
       if (keys.length > limits.maxItems && !(topLevel && COUNTED_APART.has(visit.key))) {
         // What is inside is not looked at: the whole array or object is over the limit.
-        problems.push({ pointer: pointerOf(visit), detail: `has ${keys.length} ${Array.isArray(node) ? 'items' : 'members'}; at most ${limits.maxItems}` });
+        problems.push({
+          pointer: pointerOf(visit),
+          detail: `has ${keys.length} ${Array.isArray(node) ? 'items' : 'members'}; at most ${limits.maxItems}`,
+        });
         continue;
       }
       for (const key of keys) {
         const value = (node as Record<string, unknown>)[key];
         const child: Visit = { node: value, parent: visit, key };
-        if (key.length > limits.maxStringLength) problems.push({ pointer: pointerOf(child), detail: `is a member name ${key.length} characters long; at most ${limits.maxStringLength}` });
+        if (key.length > limits.maxStringLength)
+          problems.push({
+            pointer: pointerOf(child),
+            detail: `is a member name ${key.length} characters long; at most ${limits.maxStringLength}`,
+          });
         // Numbers, booleans and null have no limit to break.
         if (typeof value === 'string' || (typeof value === 'object' && value !== null)) stack.push(child);
       }
@@ -73,7 +84,8 @@ export function requestLimits(limits: RequestLimits): Middleware {
     const problems: Problem[] = [];
     if (values !== undefined) {
       const entries = Object.keys(values).length;
-      if (entries > limits.maxValuesEntries) problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
+      if (entries > limits.maxValuesEntries)
+        problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
     }
     for (const problem of sizeProblems(body, limits)) problems.push(problem);
     if (values !== undefined) {
@@ -81,7 +93,13 @@ export function requestLimits(limits: RequestLimits): Middleware {
       if (nodes > limits.maxValuesNodes) problems.push({ pointer: '/values', detail: valuesNodesDetail(limits.maxValuesNodes) });
     }
     if (problems.length > 0) {
-      throw new HttpProblem(422, 'invalid-values', 'Request over limits', `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`, { errors: problems });
+      throw new HttpProblem(
+        422,
+        'invalid-values',
+        'Request over limits',
+        `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`,
+        { errors: problems },
+      );
     }
     await next();
   };

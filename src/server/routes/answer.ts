@@ -1,6 +1,18 @@
 /** What the exec routes share: query parameters, the Warning headers, 422 answers, and the manifests answered within the limits. */
 import type { Context } from 'koa';
-import { AnswerTooLarge, bytesText, FORMATS, objectTooLargeDetail, formatManifest, formatManifestList, isFormat, KUBERNETES_OBJECT_LIMIT_BYTES, MEDIA_TYPES, ObjectTooLarge, type Format } from '../../manifest/format.js';
+import {
+  AnswerTooLarge,
+  bytesText,
+  FORMATS,
+  objectTooLargeDetail,
+  formatManifest,
+  formatManifestList,
+  isFormat,
+  KUBERNETES_OBJECT_LIMIT_BYTES,
+  MEDIA_TYPES,
+  ObjectTooLarge,
+  type Format,
+} from '../../manifest/format.js';
 import { firstInBodyOrder, LISTED_PROBLEMS, type Problem, type RenderError, shownPointer } from '../../request/problems.js';
 import { UNKNOWN_MEMBER_LIMIT } from '../../schema/unknown-members.js';
 import { cut } from '../../util/text.js';
@@ -47,7 +59,10 @@ export function formatParam(ctx: Context): Format {
   const format = queryParam(ctx, 'format');
   markFormatChosen(ctx);
   if (format === undefined) return acceptedFormat(ctx);
-  if (!isFormat(format)) throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, { allowed: FORMATS });
+  if (!isFormat(format))
+    throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, {
+      allowed: FORMATS,
+    });
   return format;
 }
 
@@ -68,22 +83,42 @@ export function invalidRequest(error: RenderError): HttpProblem {
   const count = error.problems.length + error.more;
   const errors = firstInBodyOrder(error.problems, LISTED_PROBLEMS).map(shown);
   const more = count - errors.length;
-  if (more === 0) return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, { errors });
-  return new HttpProblem(422, 'invalid-values', error.title, `${count} problems with the request; errors lists the first ${errors.length}, and more counts the other ${more}`, { errors, more });
+  if (more === 0)
+    return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, {
+      errors,
+    });
+  return new HttpProblem(
+    422,
+    'invalid-values',
+    error.title,
+    `${count} problems with the request; errors lists the first ${errors.length}, and more counts the other ${more}`,
+    { errors, more },
+  );
 }
 
 /** A 422 for an answer that would pass MAX_ANSWER_BYTES: where it passed, and what to do. */
 export function answerTooLarge(error: AnswerTooLarge, pointer: string, advice: string): HttpProblem {
   const detail = `the answer would pass ${bytesText(error.limit)}, the most one answer may hold (MAX_ANSWER_BYTES)`;
-  const at = error.before > 0 ? `takes the answer past ${bytesText(error.limit)}; what comes before it takes ${bytesText(error.before)}` : `takes more than ${bytesText(error.limit)} on its own`;
-  return new HttpProblem(422, 'answer-too-large', 'Answer too large', `${detail}; ${advice}`, { limit: error.limit, errors: [{ pointer, detail: at }] });
+  const at =
+    error.before > 0
+      ? `takes the answer past ${bytesText(error.limit)}; what comes before it takes ${bytesText(error.before)}`
+      : `takes more than ${bytesText(error.limit)} on its own`;
+  return new HttpProblem(422, 'answer-too-large', 'Answer too large', `${detail}; ${advice}`, {
+    limit: error.limit,
+    errors: [{ pointer, detail: at }],
+  });
 }
 
 /**
  * The manifests as the answer, in bytes, within MAX_ANSWER_BYTES and the object size Kubernetes
  * accepts; `pointerOf` names the request member behind manifest N in a 422.
  */
-export function answerManifests(ctx: Context, manifests: unknown[], format: Format, options: { list: boolean; maxBytes: number; pointerOf: (index: number) => string; advice: string }): void {
+export function answerManifests(
+  ctx: Context,
+  manifests: unknown[],
+  format: Format,
+  options: { list: boolean; maxBytes: number; pointerOf: (index: number) => string; advice: string },
+): void {
   const limits = { maxBytes: options.maxBytes, maxObjectBytes: KUBERNETES_OBJECT_LIMIT_BYTES };
   let text: string;
   try {
@@ -92,7 +127,9 @@ export function answerManifests(ctx: Context, manifests: unknown[], format: Form
     if (error instanceof AnswerTooLarge) throw answerTooLarge(error, options.pointerOf(error.index), options.advice);
     if (error instanceof ObjectTooLarge) {
       const detail = objectTooLargeDetail(manifests[error.index], error.bytes, error.limit);
-      throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, { errors: [{ pointer: options.pointerOf(error.index), detail }] });
+      throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, {
+        errors: [{ pointer: options.pointerOf(error.index), detail }],
+      });
     }
     throw error;
   }

@@ -12,7 +12,15 @@ import { queryParameters } from '../middleware/query-parameters.js';
 import { requestLimits } from '../middleware/request-limits.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
-import { answerManifests, answerTooLarge, formatParam, invalidRequest, strictParam, unknownFieldWarnings, unusedValuesWarnings } from './answer.js';
+import {
+  answerManifests,
+  answerTooLarge,
+  formatParam,
+  invalidRequest,
+  strictParam,
+  unknownFieldWarnings,
+  unusedValuesWarnings,
+} from './answer.js';
 
 export const BATCH_PATH = '/apis/repos/:vendor/exec';
 /** Each resource names its own release, so a batch takes no `release` query parameter. */
@@ -30,9 +38,18 @@ export function batchRoutes(router: Router, state: ServerState): void {
     const strict = strictParam(ctx);
     const registry = state.registry; // one registry for the whole request, even across a reload
     const find: FindCollection = (resource, pointer) => {
-      const lookup = registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
+      const lookup = registry.lookup(
+        vendor,
+        resource.repository,
+        resource.apiVersion ?? DEFAULT_API_VERSION,
+        resource.collection,
+        resource.release,
+      );
       if ('found' in lookup) return lookup.found;
-      return { pointer: `${pointer}/${MEMBER[lookup.missing] ?? lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}` };
+      return {
+        pointer: `${pointer}/${MEMBER[lookup.missing] ?? lookup.missing}`,
+        detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}`,
+      };
     };
     let result;
     try {
@@ -43,9 +60,17 @@ export function batchRoutes(router: Router, state: ServerState): void {
       if (!(error instanceof RenderError)) throw error;
       throw invalidRequest(error);
     }
-    answerManifests(ctx, result.manifests, format, { list: true, maxBytes: state.limits.maxAnswerBytes, pointerOf: (index) => `/resources/${index}`, advice: SPLIT });
+    answerManifests(ctx, result.manifests, format, {
+      list: true,
+      maxBytes: state.limits.maxAnswerBytes,
+      pointerOf: (index) => `/resources/${index}`,
+      advice: SPLIT,
+    });
     // Which releases rendered, in request order: repository/apiVersion/release and digest.
-    ctx.set('X-Facetform-Release', result.bundles.map((bundle) => `${bundle.repository.name}/${bundle.repository.apiVersion}/${bundle.repository.release}`).join(', '));
+    ctx.set(
+      'X-Facetform-Release',
+      result.bundles.map((bundle) => `${bundle.repository.name}/${bundle.repository.apiVersion}/${bundle.repository.release}`).join(', '),
+    );
     ctx.set('X-Facetform-Bundle-Digest', result.bundles.map((bundle) => bundle.digest).join(', '));
     const warnings = [...unknownFieldWarnings(result.unknownMembers), ...unusedValuesWarnings(result.unusedValues)];
     if (warnings.length > 0) ctx.set('Warning', warnings);

@@ -81,7 +81,12 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
       apiVersion: collection.apiVersion,
       description: collection.description,
       facets: collection.facets,
-      sections: collection.sections.map((section) => ({ name: section.name, facets: section.facets, description: section.description, inputs: inputsOf(section, collection.variable) })),
+      sections: collection.sections.map((section) => ({
+        name: section.name,
+        facets: section.facets,
+        description: section.description,
+        inputs: inputsOf(section, collection.variable),
+      })),
       examples: collection.examples.map((example) => ({ name: example.name, description: example.description, request: example.request })),
       links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema`, types: `${ctx.path}/types` },
     };
@@ -117,7 +122,9 @@ function inputsOf(section: BundleSection, variable: string): string[] {
   const known = INPUTS.get(section);
   if (known !== undefined) return known;
   const paths = placeholderSites(parseBody(section.content)).flatMap((site) =>
-    site.expressions.flatMap((expression) => expression.references.filter((reference) => reference.variable === variable).map((reference) => reference.path.join('.'))),
+    site.expressions.flatMap((expression) =>
+      expression.references.filter((reference) => reference.variable === variable).map((reference) => reference.path.join('.')),
+    ),
   );
   const inputs = [...new Set(paths)].sort();
   INPUTS.set(section, inputs);

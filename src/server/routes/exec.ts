@@ -32,7 +32,12 @@ export function execRoutes(router: Router, state: ServerState): void {
       state.metrics.observeRender(found.collection.name, Number(process.hrtime.bigint() - started) / 1e9);
     }
     const valuesId = result.valuesId;
-    answerManifests(ctx, [result.manifest], format, { list: false, maxBytes: state.limits.maxAnswerBytes, pointerOf: () => toPointer(['values', valuesId]), advice: format === 'yaml' ? 'ask for format=json, which indents nothing, or send less' : 'send less' });
+    answerManifests(ctx, [result.manifest], format, {
+      list: false,
+      maxBytes: state.limits.maxAnswerBytes,
+      pointerOf: () => toPointer(['values', valuesId]),
+      advice: format === 'yaml' ? 'ask for format=json, which indents nothing, or send less' : 'send less',
+    });
     setBundleHeaders(ctx, found.bundle);
     if (result.unknownMembers.length > 0) ctx.set('Warning', unknownFieldWarnings(result.unknownMembers));
   });
