@@ -2,9 +2,10 @@
  * The layout of dist/ (README.md, "dist/"), for the build that writes it and the server that reads
  * it. Kept apart from the build so that loading bundles pulls in nothing of the build.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { compareReleases, isRelease } from '../release/release.js';
+import { BundleLoadError } from './bundle-file.js';
 
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
@@ -33,18 +34,48 @@ export interface DistIndex {
 }
 
 export function readIndex(distDir: string): DistIndex | undefined {
-  const file = path.join(distDir, INDEX_FILE);
-  if (!existsSync(file)) return undefined;
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as DistIndex;
+    return readIndexFile(distDir);
   } catch {
     return undefined;
   }
 }
 
+/** dist/index.json, checked: a list of { path, digest } inside dist/, or a BundleLoadError saying what is wrong. */
+export function readIndexFile(distDir: string): DistIndex {
+  const indexFile = path.join(distDir, INDEX_FILE);
+  if (existsSync(distDir) && !statSync(distDir).isDirectory())
+    throw new BundleLoadError(distDir, 'is not a folder of bundles: name the folder the build writes (dist/)');
+  if (!existsSync(indexFile)) {
+    throw new BundleLoadError(indexFile, 'not found; build the bundles first with `npm run build`');
+  }
+  let index: DistIndex;
+  try {
+    index = JSON.parse(readFileSync(indexFile, 'utf8')) as DistIndex;
+  } catch (error) {
+    throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
+  }
+  const entries = (index as { bundles?: unknown } | null)?.bundles;
+  if (
+    !Array.isArray(entries) ||
+    !entries.every((entry) => typeof entry?.path === 'string' && typeof entry?.digest === 'string' && !entry.path.split('/').includes('..'))
+  ) {
+    throw new BundleLoadError(
+      indexFile,
+      'is not a facetform index: it needs a bundles list of { path, digest } inside dist/; rebuild it with `npm run build`',
+    );
+  }
+  return index;
+}
+
 /** Where one release's bundle lies in dist/. */
 export function bundleFileOf(distDir: string, repository: string, apiVersion: string, release: string): string {
   return path.join(distDir, repository, apiVersion, release, BUNDLE_FILE);
+}
+
+/** The release `release` follows among those dist/ holds (`released`, oldest first): what an upgrade starts from. */
+export function releaseBefore(released: readonly string[], release: string): string | undefined {
+  return released.filter((entry) => compareReleases(entry, release) < 0).at(-1);
 }
 
 /** The releases of one repository's API version that dist/ holds, oldest first. */

@@ -10,6 +10,11 @@ export function latestBundle(bundles: readonly LoadedBundle[]): LoadedBundle | u
   return latestRelease(bundles, (loaded) => loaded.bundle.repository.release);
 }
 
+/** How a repository describes itself: as its latest release of its first API version does. */
+export function repositoryDescription(versions: ReadonlyMap<string, readonly LoadedBundle[]>): string {
+  return latestBundle([...versions.values()][0]!)!.bundle.repository.description;
+}
+
 export type Lookup =
   | { found: LoadedCollection }
   | { missing: 'vendor' | 'repository' | 'apiVersion' | 'release' | 'collection'; name: string; known: string[] };

@@ -7,7 +7,7 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { Bundle } from '../bundle/bundle.js';
-import { bundleFileOf, readIndex, releasesInDist } from '../bundle/dist-layout.js';
+import { bundleFileOf, readIndex, releaseBefore, releasesInDist } from '../bundle/dist-layout.js';
 import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
 import { compareReleases } from '../release/release.js';
 import { judgeRelease, type Verdict } from '../compiler/compatibility.js';
@@ -53,7 +53,7 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
     const { name, apiVersion, release } = target.repository;
     if (positionals.length > 0 && !positionals.includes(name)) continue;
     const released = releasesInDist(dist, name, apiVersion);
-    const from = options.from ?? released.filter((candidate) => compareReleases(candidate, release) < 0).at(-1);
+    const from = options.from ?? releaseBefore(released, release);
     if (from === undefined) {
       io.err(`${name} ${apiVersion} ${release}: no earlier release in ${dist} to compare with\n`);
       continue;

@@ -22,12 +22,13 @@ import {
   INDEX_FILE,
   INDEX_FORMAT,
   readIndex,
+  releaseBefore,
   releasesInDist,
   SCHEMAS_DIR,
   type DistIndex,
   type IndexEntry,
 } from '../bundle/dist-layout.js';
-import { compareReleases, nextRelease } from '../release/release.js';
+import { nextRelease } from '../release/release.js';
 import { editorSchemaFiles } from '../schema/editor-schemas.js';
 import { judgeRelease, type KubernetesInputs } from './compatibility.js';
 import { typeDeclarations } from './declarations.js';
@@ -90,9 +91,7 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
 /** The release of the same repository and API version that `bundle` follows, if dist/ has one. */
 function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
   const { name, apiVersion, release } = bundle.repository;
-  const earlier = releasesInDist(outDir, name, apiVersion)
-    .filter((entry) => compareReleases(entry, release) < 0)
-    .at(-1);
+  const earlier = releaseBefore(releasesInDist(outDir, name, apiVersion), release);
   return earlier === undefined ? undefined : readBundleFile(bundleFileOf(outDir, name, apiVersion, earlier));
 }
 

@@ -4,7 +4,7 @@
  * health and metrics. Made once per bundle load; the operations are made in openapi-render-paths.ts
  * (exec and batch) and openapi-read-paths.ts (the rest).
  */
-import { type BundleRegistry, latestBundle } from '../bundle/registry.js';
+import { type BundleRegistry, latestBundle, repositoryDescription } from '../bundle/registry.js';
 import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
 import { LISTED_PROBLEMS } from '../request/problems.js';
 import type { RequestLimits } from './config.js';
@@ -38,11 +38,10 @@ function invalidValuesText(limits: RequestLimits): string {
 
 /** One tag per repository (its exec operations), then the tags of the other operations. */
 function tags(registry: BundleRegistry): Json[] {
-  // A repository is described as its latest release describes it, as discovery does.
   const repositories = new Map<string, string>();
   for (const vendor of registry.vendors()) {
     for (const [name, versions] of registry.repositories(vendor)!) {
-      repositories.set(name, latestBundle([...versions.values()][0]!)!.bundle.repository.description);
+      repositories.set(name, repositoryDescription(versions));
     }
   }
   return [

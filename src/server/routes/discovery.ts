@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { BundleSection } from '../../bundle/bundle.js';
-import { latestBundle } from '../../bundle/registry.js';
+import { latestBundle, repositoryDescription } from '../../bundle/registry.js';
 import { compareReleases } from '../../release/release.js';
 import { parseBody, placeholderSites } from '../../template/body.js';
 import { queryParameters } from '../middleware/query-parameters.js';
@@ -35,7 +35,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([name, versions]) => ({
           name,
-          description: latestBundle([...versions.values()][0]!)!.bundle.repository.description,
+          description: repositoryDescription(versions),
           apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
             apiVersion,
             latest: latestBundle(bundles)!.bundle.repository.release,
