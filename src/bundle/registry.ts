@@ -3,6 +3,7 @@
  * version the latest release serves unless a caller names one.
  */
 import { compareReleases, latestRelease } from '../release/release.js';
+import type { Problem } from '../request/problems.js';
 import type { LoadedBundle, LoadedCollection } from './load.js';
 
 /** The bundle served when a caller names no release, of one API version's bundles (release/release.ts decides). */
@@ -18,6 +19,12 @@ export function repositoryDescription(versions: ReadonlyMap<string, readonly Loa
 export type Lookup =
   | { found: LoadedCollection }
   | { missing: 'vendor' | 'repository' | 'apiVersion' | 'release' | 'collection'; name: string; known: string[] };
+
+/** A lookup that found nothing, as a problem at `pointer`: what is not there, and what is. */
+export const lookupProblem = (pointer: string, { missing, name, known }: { missing: string; name: string; known: string[] }): Problem => ({
+  pointer,
+  detail: `no ${missing} "${name}"; known: ${known.join(', ') || 'none'}`,
+});
 
 export class BundleRegistry {
   /** vendor → repository → apiVersion → bundles, highest release first. */

@@ -2,9 +2,9 @@ import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import { loadBundles } from '../bundle/load.js';
-import { BundleRegistry } from '../bundle/registry.js';
+import { BundleRegistry, lookupProblem } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
-import { executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { executeBatch, type FindCollection, findInRegistry } from '../exec/execute-batch.js';
 import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { formatManifest, formatManifestList, FORMATS, isFormat, oversizedObjects } from '../manifest/format.js';
 import { RenderError } from '../request/problems.js';
@@ -86,21 +86,12 @@ export async function runRender(args: string[], io: Io): Promise<number> {
     loadRegistry();
     const find: FindCollection = (resource, pointer) => {
       const vendor = vendorOf(resource.repository);
-      if (vendor === undefined)
-        return {
-          pointer: `${pointer}/repository`,
-          detail: `no repository "${resource.repository}"; known: ${registry.repositoryNames().join(', ')}`,
-        };
-      const lookup = registry.lookup(
-        vendor,
-        resource.repository,
-        resource.apiVersion ?? DEFAULT_API_VERSION,
-        resource.collection,
-        resource.release,
-      );
-      return 'found' in lookup
-        ? lookup.found
-        : { pointer: `${pointer}/${lookup.missing}`, detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ')}` };
+      if (vendor !== undefined) return findInRegistry(registry, vendor, resource, pointer);
+      return lookupProblem(`${pointer}/repository`, {
+        missing: 'repository',
+        name: resource.repository,
+        known: registry.repositoryNames(),
+      });
     };
     try {
       const result = executeBatch(find, body, { strict: options.strict, maxResources: Number.MAX_SAFE_INTEGER });

@@ -6,6 +6,8 @@
  */
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
+import { type BundleRegistry, lookupProblem } from '../bundle/registry.js';
+import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { AnswerTooLarge } from '../manifest/format.js';
 import { distinctProblems, RenderError, renderError, type Problem } from '../request/problems.js';
 import { batchRequestProblems, facetsProblems, resourceProblems } from '../request/request-shape.js';
@@ -26,6 +28,18 @@ export interface BatchResource {
 
 /** Finds a resource's collection, or says what is wrong with the names, as a problem under `pointer`. */
 export type FindCollection = (resource: BatchResource, pointer: string) => LoadedCollection | Problem;
+
+/** A resource's collection among `vendor`'s in `registry`, or the problem at the member that names what is not there. */
+export function findInRegistry(
+  registry: BundleRegistry,
+  vendor: string,
+  resource: BatchResource,
+  pointer: string,
+): LoadedCollection | Problem {
+  const { repository, apiVersion = DEFAULT_API_VERSION, collection, release } = resource;
+  const lookup = registry.lookup(vendor, repository, apiVersion, collection, release);
+  return 'found' in lookup ? lookup.found : lookupProblem(`${pointer}/${lookup.missing}`, lookup);
+}
 
 export interface BatchResult {
   manifests: JsonObject[];

@@ -1,9 +1,9 @@
 /** Renders request files offline, from a folder of bundles, with the exec code the server runs. */
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import { loadBundles } from '../bundle/load.js';
-import { BundleRegistry } from '../bundle/registry.js';
+import { BundleRegistry, lookupProblem } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
-import { executeBatch, type FindCollection } from '../exec/execute-batch.js';
+import { executeBatch, type FindCollection, findInRegistry } from '../exec/execute-batch.js';
 import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { oversizedObjects } from '../manifest/format.js';
 import { RenderError, type Problem } from '../request/problems.js';
@@ -16,10 +16,6 @@ import { chooseVendor, type VendorCatalog } from './vendor-choice.js';
 /** No batch limit offline: the server's limits guard a shared process, not a build. */
 const UNLIMITED_RESOURCES = Number.MAX_SAFE_INTEGER;
 
-const notFound = (pointer: string, lookup: { missing: string; name: string; known: string[] }): Problem => ({
-  pointer,
-  detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}`,
-});
 
 export class BundleRenderer implements Renderer {
   private readonly catalog: VendorCatalog;
@@ -44,12 +40,12 @@ export class BundleRenderer implements Renderer {
   async render(request: RequestFile, options: { strict: boolean }): Promise<Rendered> {
     const vendor = await chooseVendor(request, this.catalog);
     if (typeof vendor !== 'string') return failed([vendor]);
-    if (this.registry.repositories(vendor) === undefined) return failed([notFound('/spec/vendor', { missing: 'vendor', name: vendor, known: this.registry.vendors() })]);
+    if (this.registry.repositories(vendor) === undefined) return failed([lookupProblem('/spec/vendor', { missing: 'vendor', name: vendor, known: this.registry.vendors() })]);
     try {
       if (request.kind === REQUEST_KIND) {
         const { repository, apiVersion = DEFAULT_API_VERSION, collection, release } = request.spec;
         const lookup = this.registry.lookup(vendor, repository, apiVersion, collection, release);
-        if ('missing' in lookup) return failed([notFound(`/spec/${lookup.missing}`, lookup)]);
+        if ('missing' in lookup) return failed([lookupProblem(`/spec/${lookup.missing}`, lookup)]);
         const body = Object.fromEntries(Object.entries(request.spec).filter(([member]) => !(REQUEST_TARGET_MEMBERS as readonly string[]).includes(member)));
         const result = execute(lookup.found, body, options);
         // As the exec API answers a 422: no object over the API server's limit is written.
@@ -57,10 +53,7 @@ export class BundleRenderer implements Renderer {
         if (oversized.length > 0) return failed(oversized);
         return { manifests: [result.manifest], problems: [], more: 0, warnings: warningsOf(result.unknownMembers) };
       }
-      const find: FindCollection = (resource, pointer) => {
-        const lookup = this.registry.lookup(vendor, resource.repository, resource.apiVersion ?? DEFAULT_API_VERSION, resource.collection, resource.release);
-        return 'found' in lookup ? lookup.found : notFound(`${pointer}/${lookup.missing}`, lookup);
-      };
+      const find: FindCollection = (resource, pointer) => findInRegistry(this.registry, vendor, resource, pointer);
       const { vendor: _vendor, ...body } = request.spec;
       const result = executeBatch(find, body, { strict: options.strict, maxResources: UNLIMITED_RESOURCES });
       const oversized = oversizedObjects(result.manifests).map(({ index, detail }) => ({ pointer: `/spec/resources/${index}`, detail }));

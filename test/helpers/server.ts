@@ -59,9 +59,7 @@ export async function startTestServer(
 }
 
 /** Reads a problem+json answer and checks its RFC 9457 members. */
-export async function problemOf(
-  response: Response,
-): Promise<{
+export async function problemOf(response: Response): Promise<{
   type: string;
   title: string;
   status: number;

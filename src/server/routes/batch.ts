@@ -3,8 +3,7 @@
  * stream of YAML documents, items in request order; all or nothing.
  */
 import type Router from '@koa/router';
-import { executeBatch, type FindCollection } from '../../exec/execute-batch.js';
-import { DEFAULT_API_VERSION } from '../../request/request-shape.js';
+import { executeBatch, type FindCollection, findInRegistry } from '../../exec/execute-batch.js';
 import { AnswerTooLarge } from '../../manifest/format.js';
 import { RenderError } from '../../request/problems.js';
 import { jsonBody } from '../middleware/json-body.js';
@@ -28,8 +27,6 @@ export const BATCH_QUERY = ['format', 'strict'] as const;
 
 const SPLIT = 'split the batch into smaller ones';
 
-const MEMBER: Record<string, string> = { repository: 'repository', apiVersion: 'apiVersion', release: 'release', collection: 'collection' };
-
 export function batchRoutes(router: Router, state: ServerState): void {
   router.post(BATCH_PATH, queryParameters(BATCH_QUERY), jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
     const vendor = ctx.params.vendor!;
@@ -37,20 +34,7 @@ export function batchRoutes(router: Router, state: ServerState): void {
     const format = formatParam(ctx);
     const strict = strictParam(ctx);
     const registry = state.registry; // one registry for the whole request, even across a reload
-    const find: FindCollection = (resource, pointer) => {
-      const lookup = registry.lookup(
-        vendor,
-        resource.repository,
-        resource.apiVersion ?? DEFAULT_API_VERSION,
-        resource.collection,
-        resource.release,
-      );
-      if ('found' in lookup) return lookup.found;
-      return {
-        pointer: `${pointer}/${MEMBER[lookup.missing] ?? lookup.missing}`,
-        detail: `no ${lookup.missing} "${lookup.name}"; known: ${lookup.known.join(', ') || 'none'}`,
-      };
-    };
+    const find: FindCollection = (resource, pointer) => findInRegistry(registry, vendor, resource, pointer);
     let result;
     try {
       const { maxResources, maxValuesNodes, maxAnswerBytes } = state.limits;
