@@ -6,7 +6,7 @@ import type { BundleExample } from '../bundle/bundle.js';
 import type { CollectionModel } from '../collection/model.js';
 import { type Executable, execute } from '../exec/execute.js';
 import type { LintReport } from '../lint/report.js';
-import { EXEC_REQUEST_FORM } from '../lint/rules/example-shapes.js';
+import { EXEC_REQUEST_FORM } from '../request/request-shape.js';
 import type { CollectionRenderPlan, RenderRequest } from '../render/render-plan.js';
 import type { NamedFile } from '../repository/load.js';
 import { RenderError } from '../request/problems.js';

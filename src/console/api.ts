@@ -2,7 +2,7 @@
 // The server's API, with the key the user entered (X-APIKEY), and what the page says of that key.
 
 import { $ } from './dom.js';
-import type { Problem } from './discovery.js';
+import type { ProblemAnswer } from './discovery.js';
 import { state } from './state.js';
 
 export const KEY_MESSAGE =
@@ -13,7 +13,7 @@ export class ApiError extends Error {
   constructor(
     path: string,
     readonly status: number,
-    problem: Problem | undefined,
+    problem: ProblemAnswer | undefined,
   ) {
     super(status === 401 ? KEY_MESSAGE : problem?.detail ? `${problem.title}: ${problem.detail}` : `${path}: HTTP ${status}`);
   }

@@ -1,5 +1,6 @@
 // What the console reads of the server's discovery answers (src/server/routes/discovery.ts builds them).
 
+import type { Problem } from '../request/problems.js';
 import type { JsonObject } from '../util/json.js';
 
 export interface VendorList {
@@ -41,8 +42,8 @@ export interface CollectionDocument {
 }
 
 /** An RFC 9457 problem+json answer, with the pointers of the request members it is about. */
-export interface Problem {
+export interface ProblemAnswer {
   title: string;
   detail: string;
-  errors?: Array<{ pointer: string; detail: string }>;
+  errors?: Problem[];
 }

@@ -5,7 +5,7 @@
 import { warningTexts } from '../util/warning-header.js';
 import { api, KEY_MESSAGE } from './api.js';
 import { $, checkedValue, el } from './dom.js';
-import type { Problem } from './discovery.js';
+import type { ProblemAnswer } from './discovery.js';
 import { clearErrors, showError } from './errors.js';
 import { selectedFacets } from './facets.js';
 import { state } from './state.js';
@@ -59,7 +59,7 @@ async function render(): Promise<void> {
     return;
   }
   $('manifest').classList.add('stale'); // the last good manifest stays, dimmed
-  let problem: Problem;
+  let problem: ProblemAnswer;
   try {
     problem = JSON.parse(text);
   } catch {

@@ -10,6 +10,9 @@ import type { Problem } from './problems.js';
 /** The API version a batch resource names when it names none: the version callers coded against is never taken away. */
 export const DEFAULT_API_VERSION = 'v1';
 
+/** How to write an exec request, for messages about one that is not. */
+export const EXEC_REQUEST_FORM = 'write { "facets": [...], "values": {...}, "globalvars": {...} }';
+
 /** The part of JSON Schema a request's shape is written in, all of which `walk` checks. */
 export type ShapeSchema = {
   type: 'object' | 'array' | 'string';

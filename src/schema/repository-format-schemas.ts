@@ -4,9 +4,15 @@
  * and reserved names are the lint's own, so an editor refuses what lint refuses; lint stays the
  * judge of what a schema cannot say (placeholders, conflicts, Kubernetes types).
  */
-import { API_VERSION_PATTERN, KIND_PATTERN, NAME_PATTERN, RESOURCE_API_VERSION_PATTERN } from '../lint/rules/repository-files.js';
+import {
+  API_VERSION_PATTERN,
+  FORBIDDEN_NAMES,
+  KIND_PATTERN,
+  NAME_PATTERN,
+  RESERVED_MEMBERS,
+  RESOURCE_API_VERSION_PATTERN,
+} from '../repository/file-grammar.js';
 import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
-import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../lint/rules/sections.js';
 import { RELEASE_PATTERN } from '../release/release.js';
 import { VARIABLE_PATTERN } from '../template/placeholder.js';
 import type { Schema } from './kube-types.js';

@@ -26,6 +26,7 @@ export function entryModules(page: string): string[] {
 const IMPORT = /^(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]|^import\s*['"]([^'"]+)['"]/gm;
 
 /** The static imports of a compiled module. */
+const SOURCE_MAP_COMMENT = /\n\/\/# sourceMappingURL=\S+\s*$/;
 const importsOf = (source: string): string[] => [...source.matchAll(IMPORT)].map((match) => (match[1] ?? match[2])!);
 
 /** Reads the entries of `page` from `libDir` and every module they import, transitively. */
@@ -41,7 +42,8 @@ export function consoleModules(libDir: string, page: string): ConsoleModules {
     const absolute = path.join(libDir, file);
     if (!existsSync(absolute)) return { missing: file };
     const source = readFileSync(absolute, 'utf8');
-    modules.set(file, source);
+    // The maps (and the TypeScript they point to) are not served: a browser would only fetch them to fail.
+    modules.set(file, source.replace(SOURCE_MAP_COMMENT, ''));
     for (const specifier of importsOf(source)) pending.push(resolveImport(file, specifier));
   }
   return { modules };

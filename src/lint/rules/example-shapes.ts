@@ -1,11 +1,10 @@
 /** Rules for a collection's examples that need no render: each is an exec request body. */
 import type { CollectionModel } from '../../collection/model.js';
-import { execRequestProblems } from '../../request/request-shape.js';
+import { EXEC_REQUEST_FORM, execRequestProblems } from '../../request/request-shape.js';
 import { fromPointer, isPlainObject, type JsonObject } from '../../util/json.js';
 import type { LintReport } from '../report.js';
 
 /** The hint for an example that is not an exec request body. */
-export const EXEC_REQUEST_FORM = 'write { "facets": [...], "values": {...}, "globalvars": {...} }';
 
 /**
  * For a collection whose sections have errors, so its examples cannot be rendered: their own shape

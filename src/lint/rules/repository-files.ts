@@ -1,17 +1,13 @@
 /** Rules for the files that name a repository and its collections: repository.json and collection.json. */
 import { SCHEMAS_DIR } from '../../bundle/dist-layout.js';
 import { RELEASE_PATTERN as SEMVER_PATTERN } from '../../release/release.js';
+import { API_VERSION_PATTERN, KIND_PATTERN, NAME_PATTERN, RESOURCE_API_VERSION_PATTERN } from '../../repository/file-grammar.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
 import { VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { isPlainObject, type JsonObject } from '../../util/json.js';
 import type { CollectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
-
-export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-export const API_VERSION_PATTERN = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
-export const KIND_PATTERN = /^[A-Z][A-Za-z0-9]*$/;
-export const RESOURCE_API_VERSION_PATTERN = /^([a-z0-9]([-a-z0-9.]*[a-z0-9])?\/)?v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;
 
 interface Field {
   name: string;

@@ -5,10 +5,8 @@ import { FACET_PATTERN } from '../../collection/facet.js';
 import { didYouMean } from '../../util/did-you-mean.js';
 import { isPlainObject, type JsonObject, type JsonValue } from '../../util/json.js';
 import type { CollectionModel, SectionModel } from '../../collection/model.js';
+import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../../repository/file-grammar.js';
 import type { LintReport } from '../report.js';
-
-export const RESERVED_MEMBERS = new Set(['$description', '$values']);
-export const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 export function lintIsObject(section: SectionModel, report: LintReport): void {
   if (section.file.value !== undefined && section.body === undefined)

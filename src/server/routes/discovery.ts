@@ -5,10 +5,9 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
-import type { BundleSection } from '../../bundle/bundle.js';
 import { latestBundle, repositoryDescription } from '../../bundle/registry.js';
+import type { ParsedSection } from '../../collection/section.js';
 import { compareReleases } from '../../release/release.js';
-import { parseBody, placeholderSites } from '../../template/body.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
@@ -70,8 +69,10 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
   });
 
   router.get(COLLECTION_PATH, RELEASE_QUERY, (ctx) => {
-    const { collection, bundle } = findCollection(state, ctx);
+    const { collection, bundle, plan } = findCollection(state, ctx);
     setBundleHeaders(ctx, bundle);
+    // The plan parsed the sections when the bundle loaded; discovery reads them from there.
+    const parsed = new Map(plan.sections.map((section) => [section.name, section]));
     ctx.body = {
       name: collection.name,
       repository: bundle.repository.name,
@@ -85,7 +86,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
         name: section.name,
         facets: section.facets,
         description: section.description,
-        inputs: inputsOf(section, collection.variable),
+        inputs: inputsOf(parsed.get(section.name)!, collection.variable),
       })),
       examples: collection.examples.map((example) => ({ name: example.name, description: example.description, request: example.request })),
       links: { exec: `${ctx.path}/exec`, schema: `${ctx.path}/schema`, types: `${ctx.path}/types` },
@@ -117,11 +118,10 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
  * `spec.ports`: the placeholder path without the variable; both sides of `??`), sorted: the
  * console shows these as the fields of the facets that select the section.
  */
-function inputsOf(section: BundleSection, variable: string): string[] {
-  // A bundle's sections never change: each is parsed once, not on every discovery request.
+function inputsOf(section: ParsedSection, variable: string): string[] {
   const known = INPUTS.get(section);
   if (known !== undefined) return known;
-  const paths = placeholderSites(parseBody(section.content)).flatMap((site) =>
+  const paths = section.sites.flatMap((site) =>
     site.expressions.flatMap((expression) =>
       expression.references.filter((reference) => reference.variable === variable).map((reference) => reference.path.join('.')),
     ),
@@ -131,4 +131,4 @@ function inputsOf(section: BundleSection, variable: string): string[] {
   return inputs;
 }
 
-const INPUTS = new WeakMap<BundleSection, string[]>();
+const INPUTS = new WeakMap<ParsedSection, string[]>();
