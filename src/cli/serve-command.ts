@@ -8,15 +8,8 @@ import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import {
-  announceListening,
-  isWorker,
-  KEY_FROM_PRIMARY_ENV,
-  onCapacity,
-  receiveKey,
-  reportStartFailure,
-  runPrimary,
-} from '../server/cluster.js';
+import { runPrimary } from '../server/cluster-primary.js';
+import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, onCapacity, receiveKey, reportStartFailure } from '../server/cluster-worker.js';
 import { scrapeFromPrimary, shareWorkerMetrics } from '../server/cluster-metrics.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { createLogSink } from '../server/log-sink.js';

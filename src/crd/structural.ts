@@ -3,40 +3,27 @@
  * *structural* schema (every node typed, logic junctors only restate what is typed outside them,
  * metadata restricted to name and generateName), the OpenAPI keywords CRDs do not support, and the
  * Kubernetes extensions' own rules. Kubernetes' messages, with a pointer into the CRD file each.
+ * This module walks the schema and holds the typing rules; each other concept is a structural-*.ts.
  */
-import { RE2JS } from '@bufbuild/re2';
-import { isPlainObject, toPointer } from '../util/json.js';
+import { isPlainObject } from '../util/json.js';
 import type { CrdProblem } from './crd.js';
-import { fieldPathExists, parseFieldPath } from './field-path.js';
+import { checkJunctors } from './structural-junctors.js';
+import { checkKeywords } from './structural-keywords.js';
+import { checkListAndMapTypes } from './structural-list-types.js';
+import { type Add, problemCollector, type SchemaNode as Node } from './structural-report.js';
+import { checkValidations } from './structural-validations.js';
 
-type Node = Record<string, unknown>;
 type Level = 'root' | 'item' | 'field';
 
 const TYPES = new Set(['array', 'boolean', 'integer', 'number', 'object', 'string']);
-const JUNCTORS = ['allOf', 'anyOf', 'oneOf'] as const;
-const UNSUPPORTED: Record<string, string> = {
-  $ref: '$ref is not supported',
-  id: 'id is not supported',
-  additionalItems: 'additionalItems is not supported',
-  patternProperties: 'patternProperties is not supported',
-  definitions: 'definitions is not supported',
-  dependencies: 'dependencies is not supported',
-};
-const REASONS = ['FieldValueInvalid', 'FieldValueForbidden', 'FieldValueRequired', 'FieldValueDuplicate'];
-const INT_OR_STRING_ANY_OF = JSON.stringify([{ type: 'integer' }, { type: 'string' }]);
-const FIX_STRUCTURAL =
-  'make the schema structural: https://kubernetes.io/docs/tasks/extend-kubernetes/custom-resources/custom-resource-definitions/#specifying-a-structural-schema';
 
 /** Every problem of one version's openAPIV3Schema; `pointer` is where the schema sits in the CRD file. */
 export function structuralProblems(schema: Node, pointer: string): CrdProblem[] {
-  const problems: CrdProblem[] = [];
-  const add = (path: readonly (string | number)[], message: string, fix = FIX_STRUCTURAL) =>
-    problems.push({ pointer: pointer + toPointer(path), message: `${toPointer(path) || '/'}: ${message}`, fix });
+  const { problems, add } = problemCollector(pointer);
   checkNode(schema, [], 'root', { insideMeta: false, defaultsForbidden: undefined }, add);
   return problems;
 }
 
-type Add = (path: readonly (string | number)[], message: string, fix?: string) => void;
 interface Context {
   insideMeta: boolean;
   /** Why a default may not be written here, or undefined where it may. */
@@ -145,52 +132,7 @@ function checkNode(node: Node, path: Array<string | number>, level: Level, conte
   if (isPlainObject(node.items)) checkNode(node.items, [...path, 'items'], 'item', context, add);
   checkListAndMapTypes(node, path, add);
   checkValidations(node, path, add);
-
-  // The value validations under allOf/anyOf/oneOf/not: restating what is typed outside, nothing more.
-  const skipAnyOf = JSON.stringify(node.anyOf) === INT_OR_STRING_ANY_OF;
-  const skipFirstAllOfAnyOf =
-    Array.isArray(node.allOf) && isPlainObject(node.allOf[0]) && JSON.stringify(node.allOf[0].anyOf) === INT_OR_STRING_ANY_OF;
-  for (const junctor of JUNCTORS) {
-    const branches = node[junctor];
-    if (!Array.isArray(branches)) continue;
-    if (junctor === 'anyOf' && skipAnyOf) continue;
-    branches.forEach((branch, index) => {
-      if (isPlainObject(branch))
-        checkNested(branch, node, [...path, junctor, index], junctor === 'allOf' && index === 0 && skipFirstAllOfAnyOf, add);
-    });
-  }
-  if (isPlainObject(node.not)) checkNested(node.not, node, [...path, 'not'], false, add);
-}
-
-/** OpenAPI keywords a CRD schema may not use, at any depth. */
-function checkKeywords(node: Node, path: Array<string | number>, add: Add): void {
-  for (const [keyword, message] of Object.entries(UNSUPPORTED)) {
-    if (node[keyword] === undefined) continue;
-    add(
-      [...path, keyword],
-      message,
-      keyword === '$ref' ? 'write the referenced schema inline: CRD schemas have no definitions to refer to' : `remove ${keyword}`,
-    );
-  }
-  if (node.uniqueItems === true)
-    add(
-      [...path, 'uniqueItems'],
-      'uniqueItems cannot be set to true since the runtime complexity becomes quadratic',
-      'use x-kubernetes-list-type: set for a list of unique scalars',
-    );
-  if (Array.isArray(node.items))
-    add([...path, 'items'], 'items must be a schema object and not an array', 'give one schema for every element');
-  if (typeof node.pattern === 'string') {
-    try {
-      RE2JS.compile(node.pattern);
-    } catch (error) {
-      add(
-        [...path, 'pattern'],
-        `must be a valid regular expression, but isn't: ${(error as Error).message}`,
-        'write the pattern in Go (RE2) syntax: no lookahead, lookbehind or backreferences',
-      );
-    }
-  }
+  checkJunctors(node, path, add);
 }
 
 /** Root metadata may restrict name and generateName only; the API server fills in the rest. */
@@ -207,181 +149,4 @@ function checkMetadata(metadata: Node, path: Array<string | number>, root: boole
       'write metadata: { type: object } and leave ObjectMeta to Kubernetes',
     );
   }
-}
-
-/** A node under a logic junctor: value validations only, on members the outer node declares. `skipAnyOf`: its anyOf is the int-or-string pattern. */
-function checkNested(nested: Node, outer: Node, path: Array<string | number>, skipAnyOf: boolean, add: Add): void {
-  checkKeywords(nested, path, add);
-  if (nested.type !== undefined) add([...path, 'type'], 'must be empty to be structural');
-  for (const keyword of [
-    'additionalProperties',
-    'default',
-    'title',
-    'description',
-    'x-kubernetes-list-map-keys',
-    'x-kubernetes-list-type',
-    'x-kubernetes-map-type',
-    'x-kubernetes-validations',
-  ]) {
-    if (nested[keyword] !== undefined)
-      add(
-        [...path, keyword],
-        `must be ${keyword === 'title' || keyword === 'description' || keyword === 'x-kubernetes-list-map-keys' || keyword === 'x-kubernetes-validations' ? 'empty' : 'undefined'} to be structural`,
-      );
-  }
-  for (const keyword of [
-    'nullable',
-    'x-kubernetes-preserve-unknown-fields',
-    'x-kubernetes-embedded-resource',
-    'x-kubernetes-int-or-string',
-  ]) {
-    if (nested[keyword] === true) add([...path, keyword], 'must be false to be structural');
-  }
-  const nestedProperties = isPlainObject(nested.properties) ? nested.properties : {};
-  const outerProperties = isPlainObject(outer.properties) ? outer.properties : {};
-  if (Object.hasOwn(nestedProperties, 'metadata')) add([...path, 'properties', 'metadata'], 'must not be specified in a nested context');
-  for (const [name, member] of Object.entries(nestedProperties)) {
-    if (!isPlainObject(member)) continue;
-    const declared = outerProperties[name];
-    if (!isPlainObject(declared))
-      add(
-        [...path, 'properties', name],
-        `must have a counterpart properties.${name} outside ${path.slice(-2).join('/')}: value validations may only restate typed fields`,
-        `declare ${name} with its type in the node's own properties`,
-      );
-    checkNested(member, isPlainObject(declared) ? declared : {}, [...path, 'properties', name], false, add);
-  }
-  if (isPlainObject(nested.items)) {
-    if (!isPlainObject(outer.items))
-      add(
-        [...path, 'items'],
-        'must have a counterpart items outside the junctor: value validations may only restate typed items',
-        'declare items with its type on the node itself',
-      );
-    checkNested(nested.items, isPlainObject(outer.items) ? outer.items : {}, [...path, 'items'], false, add);
-  }
-  for (const junctor of JUNCTORS) {
-    const branches = nested[junctor];
-    if (junctor === 'anyOf' && skipAnyOf) continue;
-    if (Array.isArray(branches))
-      branches.forEach((branch, index) => isPlainObject(branch) && checkNested(branch, outer, [...path, junctor, index], false, add));
-  }
-  if (isPlainObject(nested.not)) checkNested(nested.not, outer, [...path, 'not'], false, add);
-}
-
-function checkListAndMapTypes(node: Node, path: Array<string | number>, add: Add): void {
-  const listType = node['x-kubernetes-list-type'];
-  const mapKeys = node['x-kubernetes-list-map-keys'];
-  const mapType = node['x-kubernetes-map-type'];
-  const items = isPlainObject(node.items) ? node.items : undefined;
-  if (mapType !== undefined) {
-    if (node.type !== 'object') add([...path, 'type'], 'must be object if x-kubernetes-map-type is specified', 'write type: object');
-    if (mapType !== 'atomic' && mapType !== 'granular')
-      add(
-        [...path, 'x-kubernetes-map-type'],
-        `Unsupported value: ${JSON.stringify(mapType)}: supported values: "atomic", "granular"`,
-        'write atomic or granular',
-      );
-  }
-  if (listType !== undefined) {
-    if (node.type !== 'array') add([...path, 'type'], 'must be array if x-kubernetes-list-type is specified', 'write type: array');
-    if (!['atomic', 'set', 'map'].includes(String(listType)))
-      add(
-        [...path, 'x-kubernetes-list-type'],
-        `Unsupported value: ${JSON.stringify(listType)}: supported values: "atomic", "map", "set"`,
-        'write atomic, set or map',
-      );
-  }
-  if (Array.isArray(mapKeys) && mapKeys.length > 0 && listType !== 'map')
-    add([...path, 'x-kubernetes-list-type'], 'must be map if x-kubernetes-list-map-keys is non-empty', 'write x-kubernetes-list-type: map');
-  if ((listType === 'set' || listType === 'map') && items?.nullable === true)
-    add([...path, 'items', 'nullable'], `cannot be nullable when x-kubernetes-list-type is ${listType}`, 'remove nullable');
-  if (listType !== 'map') return;
-  if (!Array.isArray(mapKeys) || mapKeys.length === 0)
-    add(
-      [...path, 'x-kubernetes-list-map-keys'],
-      'must not be empty if x-kubernetes-list-type is map',
-      'name the item properties that identify an element, e.g. ["name"]',
-    );
-  if (items === undefined)
-    return add([...path, 'items'], 'must have a schema if x-kubernetes-list-type is map', 'add items: { type: object, properties: … }');
-  if (items.type !== 'object')
-    return add([...path, 'items', 'type'], "must be object if parent array's x-kubernetes-list-type is map", 'write type: object');
-  const itemProperties = isPlainObject(items.properties) ? items.properties : {};
-  const required = Array.isArray(items.required) ? items.required : [];
-  const seen = new Set<unknown>();
-  for (const key of Array.isArray(mapKeys) ? mapKeys : []) {
-    if (seen.has(key)) add([...path, 'x-kubernetes-list-map-keys'], 'must not contain duplicate entries', 'name each key once');
-    seen.add(key);
-    const property = itemProperties[String(key)];
-    if (!isPlainObject(property)) {
-      add(
-        [...path, 'x-kubernetes-list-map-keys'],
-        'entries must all be names of item properties',
-        `declare ${String(key)} in items.properties`,
-      );
-      continue;
-    }
-    const at = [...path, 'items', 'properties', String(key)];
-    if (property.type === 'array' || property.type === 'object')
-      add(
-        [...at, 'type'],
-        "must be a scalar type if parent array's x-kubernetes-list-type is map",
-        'key by a string, integer or boolean property',
-      );
-    if (!required.includes(key) && property.default === undefined)
-      add(
-        [...at, 'default'],
-        'this property is in x-kubernetes-list-map-keys, so it must have a default or be a required property',
-        `add ${String(key)} to items.required`,
-      );
-    if (property.nullable === true)
-      add([...at, 'nullable'], 'this property is in x-kubernetes-list-map-keys, so it cannot be nullable', 'remove nullable');
-  }
-}
-
-/** The static part of x-kubernetes-validations; compiling the rules is cel-rules' work. */
-function checkValidations(node: Node, path: Array<string | number>, add: Add): void {
-  const rules = node['x-kubernetes-validations'];
-  if (rules === undefined) return;
-  if (!Array.isArray(rules)) return add([...path, 'x-kubernetes-validations'], 'must be a list of rules', 'write a list: - rule: "…"');
-  rules.forEach((rule, index) => {
-    const at = [...path, 'x-kubernetes-validations', index];
-    if (!isPlainObject(rule)) return add(at, 'must be an object with a rule', 'write { rule: "…", message: "…" }');
-    const text = typeof rule.rule === 'string' ? rule.rule.trim() : '';
-    const message = typeof rule.message === 'string' ? rule.message.trim() : undefined;
-    if (text === '')
-      add([...at, 'rule'], 'rule is not specified', 'write a CEL expression that is true for a valid value, e.g. "self.min <= self.max"');
-    else if (rule.message !== undefined && message === '')
-      add([...at, 'message'], 'message must be non-empty if specified', 'say what is wrong, or remove message');
-    else if (message !== undefined && /[\r\n]/.test(message))
-      add([...at, 'message'], 'message must not contain line breaks', 'write the message on one line');
-    else if (/[\r\n]/.test(text) && message === undefined)
-      add([...at, 'message'], 'message must be specified if rule contains line breaks', 'add a one-line message');
-    if (rule.messageExpression !== undefined && (typeof rule.messageExpression !== 'string' || rule.messageExpression.trim() === ''))
-      add(
-        [...at, 'messageExpression'],
-        'messageExpression must be non-empty if specified',
-        'write a CEL expression that gives a string, or remove it',
-      );
-    if (rule.reason !== undefined && !REASONS.includes(String(rule.reason)))
-      add(
-        [...at, 'reason'],
-        `Unsupported value: ${JSON.stringify(rule.reason)}: supported values: ${REASONS.map((reason) => `"${reason}"`).join(', ')}`,
-        'use one of the four reasons, or remove it',
-      );
-    if (rule.fieldPath !== undefined) {
-      const fieldPath = typeof rule.fieldPath === 'string' ? rule.fieldPath : '';
-      const segments = parseFieldPath(fieldPath);
-      if (fieldPath.trim() === '')
-        add([...at, 'fieldPath'], 'fieldPath must be non-empty if specified', 'write a path such as .spec.replicas, or remove it');
-      else if (/[\r\n]/.test(fieldPath)) add([...at, 'fieldPath'], 'fieldPath must not contain line breaks', 'write the path on one line');
-      else if (segments === undefined || !fieldPathExists(node, segments))
-        add(
-          [...at, 'fieldPath'],
-          `fieldPath ${JSON.stringify(fieldPath)} must be a valid path`,
-          "name a member below this node: .member, or ['member.with.dots']; array indexes are not allowed",
-        );
-    }
-  });
 }

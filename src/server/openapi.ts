@@ -2,7 +2,7 @@
  * The OpenAPI 3.1 document of the loaded bundles: one operation per exec path with its request
  * schema (the collection's generated input schema), examples and error answers, plus discovery,
  * health and metrics. Made once per bundle load; the operations are made in openapi-render-paths.ts
- * (exec and batch) and openapi-read-paths.ts (the rest).
+ * (exec and batch), openapi-discovery-paths.ts and openapi-operations-paths.ts (the rest).
  */
 import { type BundleRegistry, latestBundle, repositoryDescription } from '../bundle/registry.js';
 import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
@@ -11,7 +11,8 @@ import type { RequestLimits } from './config.js';
 import { API_KEY_HEADER } from './middleware/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
 import { HEADERS, sharedResponses } from './openapi-answers.js';
-import { discoveryPaths, operationsPaths } from './openapi-read-paths.js';
+import { discoveryPaths } from './openapi-discovery-paths.js';
+import { operationsPaths } from './openapi-operations-paths.js';
 import { batchOperation, execOperation } from './openapi-render-paths.js';
 import { SHARED_SCHEMAS } from './openapi-schemas.js';
 import { PACKAGE_LICENSE } from '../util/package-version.js';

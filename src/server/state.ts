@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
 import type { ApiKeys } from './api-keys.js';
-import type { WorkerCapacity } from './cluster.js';
+import type { WorkerCapacity } from './cluster-worker.js';
 import type { RequestLimits } from './config.js';
 import type { InflightBytes } from './inflight-bytes.js';
 import type { Metrics } from './metrics.js';

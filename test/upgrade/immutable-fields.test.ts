@@ -8,7 +8,8 @@ import { kubeModel } from '../../src/manifest/kube-models.js';
 import { memberType } from '../../src/schema/kind-definitions.js';
 import { KubeTypes } from '../../src/schema/kube-types.js';
 import data from '../../src/upgrade/immutable-fields.json' with { type: 'json' };
-import { immutableFieldsOf, immutableViolations, parseImmutableFields } from '../../src/upgrade/immutable-fields.js';
+import { parseImmutableFields } from '../../src/upgrade/immutable-fields-file.js';
+import { immutableFieldsOf, immutableViolations } from '../../src/upgrade/immutable-fields.js';
 import { fromPointer } from '../../src/util/json.js';
 
 const STORAGE_VALIDATION = 'https://github.com/kubernetes/kubernetes/blob/v1.32.0/pkg/apis/storage/validation/validation.go';
