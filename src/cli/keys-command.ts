@@ -9,7 +9,9 @@ export async function runKeys(args: string[], io: Io): Promise<number> {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw new CliError(`NAME "${name}" may hold letters, digits, ".", "_" and "-" only`);
   const key = newKey();
   io.out(
-    `key:        ${key}\nfile entry: ${keyFileEntry(name, key)}\n\nGive the key to its user; append the file entry to API_KEYS_FILE. The key is not stored anywhere.\n`,
+    `key:        ${key}\nfile entry: ${keyFileEntry(name, key)}\n\nGive ` +
+      `the key to its user; append the file entry to API_KEYS_FILE. ` +
+      `The key is not stored anywhere.\n`,
   );
   return 0;
 }

@@ -71,7 +71,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
       // lint and build use the development dependencies (the TypeScript compiler, kubernetes-models, …).
       if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
         throw new CliError(
-          `${command} needs the development dependencies, which are not installed: run npm install without --omit=dev (${(error as Error).message.split('\n')[0]})`,
+          `${command} needs the development dependencies, which are not ` +
+            `installed: run npm install without --omit=dev (${(error as Error).message.split('\n')[0]})`,
         );
       }
       throw error;

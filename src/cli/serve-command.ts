@@ -76,7 +76,10 @@ export function describeServed(registry: BundleRegistry): string {
     repositories.add(repository);
     for (const collection of bundle.collections) collections.add(`${repository}/${collection.name}`);
   }
-  return `${counted(repositories.size, 'repository', 'repositories')} (${counted(registry.bundles.length, 'release')}, ${counted(collections.size, 'collection')})`;
+  return (
+    `${counted(repositories.size, 'repository', 'repositories')} (${counted(registry.bundles.length, 'release')}, ` +
+    `${counted(collections.size, 'collection')})`
+  );
 }
 
 /** Serves in this process until SIGTERM or SIGINT. */

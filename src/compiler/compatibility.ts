@@ -51,7 +51,9 @@ function compareSections(
       changes.push({
         level: breaking ? 'breaking' : 'minor',
         text: breaking
-          ? `section ${section.name} of ${collection} now answers to facet ${facet} and requires ${now.required.join(', ')}: requests with ${facet} would have to send it`
+          ? `section ${section.name} of ${collection} now answers to facet ` +
+            `${facet} and requires ${now.required.join(', ')}: requests with ` +
+            `${facet} would have to send it`
           : `section ${section.name} of ${collection} also answers to facet ${facet}`,
       });
     }
@@ -71,7 +73,10 @@ function compareSections(
       existing.length > 0
         ? {
             level: 'breaking',
-            text: `adds section ${section.name} to ${collection} under existing facet ${existing.join(', ')}, requiring ${section.required.join(', ')}: requests with that facet would have to send it`,
+            text:
+              `adds section ${section.name} to ${collection} under existing ` +
+              `facet ${existing.join(', ')}, requiring ${section.required.join(', ')}: ` +
+              `requests with that facet would have to send it`,
           }
         : { level: 'minor', text: `adds section ${section.name} to ${collection}` },
     );

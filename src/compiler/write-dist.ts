@@ -83,7 +83,9 @@ export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): voi
   if (existing.digest !== bundle.digest) {
     const { name, release } = bundle.repository;
     throw new ReleaseConflictError(
-      `${name} release ${release} is already built (${file}) with other content; a released version never changes: set "release" in repos/${name}/repository.json to ${nextReleases(release)}`,
+      `${name} release ${release} is already built (${file}) with other ` +
+        `content; a released version never changes: set "release" in repos/${name}/repository.json ` +
+        `to ${nextReleases(release)}`,
     );
   }
 }
@@ -105,7 +107,10 @@ export function distWriteFailure(error: unknown, outDir: string): string | undef
   const { code, path: file } = error as NodeJS.ErrnoException;
   if (typeof code !== 'string' || !/^E[A-Z]+$/.test(code)) return undefined;
   const { message } = error as Error;
-  return `cannot write ${file ?? outDir} (${message.startsWith(code) ? message : `${code}: ${message}`}); files already in ${outDir} are whole: each is replaced by rename`;
+  return (
+    `cannot write ${file ?? outDir} (${message.startsWith(code) ? message : `${code}: ${message}`}); ` +
+    `files already in ${outDir} are whole: each is replaced by rename`
+  );
 }
 
 /**

@@ -6,7 +6,8 @@ import type { ProblemAnswer } from './discovery.js';
 import { state } from './state.js';
 
 export const KEY_MESSAGE =
-  'The server refused the API key: it is missing or wrong. Enter the key the server printed at start (or one of its API_KEYS or API_KEYS_FILE) in the API key field at the top and press Use key.';
+  'The server refused the API key: it is missing or wrong. Enter the key the server printed at start ' +
+  '(or one of its API_KEYS or API_KEYS_FILE) in the API key field at the top and press Use key.';
 
 /** A refused request: its status and, when the server sent one, its problem+json. */
 export class ApiError extends Error {

@@ -56,7 +56,9 @@ function visit(node: KeyNode, value: unknown, path: Array<string | number>, prob
         if (seen.has(key))
           problems.push({
             pointer: toPointer([...path, index]),
-            detail: `Duplicate value: ${JSON.stringify(Object.fromEntries(node.keys!.map((name) => [name, entry[name]])))}: each ${node.keys!.join(', ')} may appear once in this list`,
+            detail:
+              `Duplicate value: ${JSON.stringify(Object.fromEntries(node.keys!.map((name) => [name, entry[name]])))}: ` +
+              `each ${node.keys!.join(', ')} may appear once in this list`,
           });
         seen.add(key);
       });

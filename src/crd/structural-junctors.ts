@@ -43,7 +43,8 @@ function checkNested(nested: Node, outer: Node, path: Array<string | number>, sk
     if (nested[keyword] !== undefined)
       add(
         [...path, keyword],
-        `must be ${keyword === 'title' || keyword === 'description' || keyword === 'x-kubernetes-list-map-keys' || keyword === 'x-kubernetes-validations' ? 'empty' : 'undefined'} to be structural`,
+        `must be ${keyword === 'title' || keyword === 'description' || keyword === 'x-kubernetes-list-map-keys' || keyword === 'x-kubernetes-validations' ? 'empty' : 'undefined'} ` +
+          `to be structural`,
       );
   }
   for (const keyword of [

@@ -145,7 +145,8 @@ function checkMetadata(metadata: Node, path: Array<string | number>, root: boole
   if (others.length > 0 || otherProperties.length > 0) {
     add(
       path,
-      `must not specify anything other than name and generateName, but metadata is implicitly specified (found ${[...others, ...otherProperties.map((name) => `properties.${name}`)].join(', ')})`,
+      `must not specify anything other than name and generateName, but ` +
+        `metadata is implicitly specified (found ${[...others, ...otherProperties.map((name) => `properties.${name}`)].join(', ')})`,
       'write metadata: { type: object } and leave ObjectMeta to Kubernetes',
     );
   }

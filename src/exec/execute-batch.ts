@@ -145,7 +145,12 @@ function checkFanOut(runs: Run[], values: JsonObject, globalvars: unknown, optio
     throw new RenderError('Request over limits', [
       {
         pointer: '/resources',
-        detail: `the resources read more than ${maxNodes} JSON values in all (each resource counting the values entry it reads, and each value one more per ${POINTER_CHARACTERS_PER_VALUE} characters of its pointer); at most ${maxNodes}: values entry "${cut(id, 64)}" (${most.nodes}${most.nodes > maxNodes ? ' or more' : ''}) is read by ${most.readers} of them`,
+        detail:
+          `the resources read more than ${maxNodes} JSON values in all (each ` +
+          `resource counting the values entry it reads, and each value one ` +
+          `more per ${POINTER_CHARACTERS_PER_VALUE} characters of its pointer); ` +
+          `at most ${maxNodes}: values entry "${cut(id, 64)}" (${most.nodes}${most.nodes > maxNodes ? ' or more' : ''}) ` +
+          `is read by ${most.readers} of them`,
       },
     ]);
   }

@@ -178,7 +178,10 @@ function manifestProblems(
   if (ownProblems.length > 0 && !partial) {
     problems.push({
       pointer: '',
-      detail: `the sections of ${collection.plan.collection} render ${aKind} that Kubernetes refuses (${ownProblems.join('; ')}); this is the template's fault, not the request's: tell its authors`,
+      detail:
+        `the sections of ${collection.plan.collection} render ${aKind} ` +
+        `that Kubernetes refuses (${ownProblems.join('; ')}); this is ` +
+        `the template's fault, not the request's: tell its authors`,
     });
   }
   return problems;

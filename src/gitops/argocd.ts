@@ -33,7 +33,8 @@ export async function argocdGenerate(dir: string, env: NodeJS.ProcessEnv): Promi
   const named = param('requests')?.split(',').map((entry) => entry.trim()).filter(Boolean);
   const read = readRequestEntries(dir, named ?? ['.']);
   if (read.sources.length === 0 && (named === undefined || read.problems.length === 0)) {
-    throw new GitopsError(`no facetform request file (apiVersion ${REQUEST_FILE_API_VERSION}, kind Request or BatchRequest) in ${env.ARGOCD_APP_SOURCE_PATH || dir}${named ? ` among ${named.join(', ')}` : ''}`);
+    throw new GitopsError(`no facetform request file (apiVersion ${REQUEST_FILE_API_VERSION}, ` +
+`kind Request or BatchRequest) in ${env.ARGOCD_APP_SOURCE_PATH || dir}${named ? ` among ${named.join(', ')}` : ''}`);
   }
   return generateManifests(read, renderer, { strict: strict === 'true' });
 }

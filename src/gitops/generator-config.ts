@@ -80,7 +80,8 @@ export function rendererOf(config: GeneratorConfig, base: string, env: NodeJS.Pr
   if (config.server !== undefined) {
     const name = config.apiKeyEnv ?? DEFAULT_API_KEY_ENV;
     const key = env[name];
-    if (key === undefined || key === '') throw new GitopsError(`the server ${config.server} needs an API key: set the environment variable ${name}${config.apiKeyEnv === undefined ? ' (or name another FACETFORM_ variable in apiKeyEnv)' : ''}`);
+    if (key === undefined || key === '') throw new GitopsError(`the server ${config.server} needs an API key: set the environment ` +
+`variable ${name}${config.apiKeyEnv === undefined ? ' (or name another FACETFORM_ variable in apiKeyEnv)' : ''}`);
     return new ServerRenderer(config.server, key);
   }
   return BundleRenderer.fromFolder(config.bundles === undefined ? defaultBundles(env) : path.resolve(base, config.bundles));

@@ -38,7 +38,9 @@ export function readRequestFile(base: string, file: string, named = false): { so
   }
   const sources: RequestSource[] = [];
   const problems: FileProblem[] = [];
-  const none = () => (named && sources.length === 0 && problems.length === 0 ? [{ file, pointer: '', detail: `holds no facetform request (apiVersion ${REQUEST_FILE_API_VERSION}, kind ${REQUEST_KIND} or ${BATCH_REQUEST_KIND}); name only request files in requests` }] : problems);
+  const none = () => (named && sources.length === 0 && problems.length === 0 ? [{ file, pointer: '', detail: `holds no facetform request (apiVersion ${REQUEST_FILE_API_VERSION}, ` +
+`kind ${REQUEST_KIND} or ${BATCH_REQUEST_KIND}); name only request ` +
+`files in requests` }] : problems);
   // Folders hold other YAML too (kustomizations, Helm templates): only a file that may hold a request is parsed.
   if (!text.includes(`${GROUP}/`) && !/Request/i.test(text)) return { sources, problems: none() };
   parseAllDocuments(text, { uniqueKeys: true, prettyErrors: true }).forEach((parsed, index) => {
@@ -79,7 +81,9 @@ export function readRequestEntries(base: string, entries: string[]): { sources: 
       problems.push({ file: entry, pointer: '', detail: expanded.problem });
       continue;
     }
-    if (expanded.files.length === 0) problems.push({ file: entry, pointer: '', detail: `names no file below ${base}: give a file, a folder or a pattern such as requests/*.yaml, relative to the folder the command runs in` });
+    if (expanded.files.length === 0) problems.push({ file: entry, pointer: '', detail: `names no file below ${base}: give a file, a folder or a pattern ` +
+`such as requests/*.yaml, relative to the folder the command runs ` +
+`in` });
     for (const file of expanded.files) {
       if (seen.has(file)) continue;
       seen.add(file);

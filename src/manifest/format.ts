@@ -36,7 +36,12 @@ export function bytesText(bytes: number): string {
 /** Why a manifest of `bytes` (as JSON) could never be applied. */
 export function objectTooLargeDetail(manifest: unknown, bytes: number, limit = KUBERNETES_OBJECT_LIMIT_BYTES): string {
   const kind = (manifest as { kind?: unknown }).kind;
-  return `the ${typeof kind === 'string' ? kind : 'object'} it renders takes ${bytesText(bytes)} as JSON; the Kubernetes API server refuses an object over ${bytesText(limit)}, so it could never be applied`;
+  return (
+    `the ${typeof kind === 'string' ? kind : 'object'} it renders ` +
+    `takes ${bytesText(bytes)} as JSON; the Kubernetes API server ` +
+    `refuses an object over ${bytesText(limit)}, so it could never ` +
+    `be applied`
+  );
 }
 
 /**

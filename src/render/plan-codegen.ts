@@ -70,7 +70,11 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
       .map((segment) => {
         const index = /^[0-9]+$/.test(segment);
         // A name never reads into an array (no "length"); a digit segment indexes arrays and objects.
-        return `${target} = (${target} !== null && typeof ${target} === "object"${index ? '' : ` && !isArray(${target})`} && hasOwn(${target}, ${literal(segment)})) ? ${target}[${literal(segment)}] : undefined;`;
+        return (
+          `${target} = (${target} !== null && typeof ${target} === "object"${index ? '' : ` && !isArray(${target})`} ` +
+          `&& hasOwn(${target}, ${literal(segment)})) ? ${target}[${literal(segment)}] ` +
+          `: undefined;`
+        );
       })
       .join(' ');
 

@@ -27,7 +27,9 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
         detail:
           ids.length === 0
             ? `values is empty: add the input object for ${variable} to values`
-            : `has no entry for ${variable} and values has ${ids.length} entries (${listed(ids.map((key) => cut(key, 64)))}): set globalvars.${variable} to the one to use`,
+            : `has no entry for ${variable} and values has ${ids.length} entries ` +
+              `(${listed(ids.map((key) => cut(key, 64)))}): set globalvars.${variable} ` +
+              `to the one to use`,
       };
     }
     id = ids[0]!;

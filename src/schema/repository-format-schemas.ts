@@ -85,7 +85,9 @@ const refusedName: Schema = { anyOf: [{ enum: [...FORBIDDEN_NAMES] }, { pattern:
 export const SECTION_SCHEMA: Schema = {
   title: 'facetform section',
   description:
-    'A section file: repos/<repository>/<collection>/sections/<section>.json. "facets" says which requests include it; members starting with "$" are for authors; every other member is manifest content, with "{{ __VAR__.path }}" placeholders.',
+    'A section file: repos/<repository>/<collection>/sections/<section>.json. "facets" says which ' +
+    'requests include it; members starting with "$" are for authors; every other member is manifest ' +
+    'content, with "{{ __VAR__.path }}" placeholders.',
   type: 'object',
   required: ['facets'],
   properties: {
@@ -94,7 +96,10 @@ export const SECTION_SCHEMA: Schema = {
       minItems: 1,
       uniqueItems: true,
       items: patterned(FACET_PATTERN, `"${MASTER_FACET}" (always rendered) or "addon:<name>" (lowercase letters, digits and "-").`),
-      description: `Which requests include this section: "${MASTER_FACET}" for the core, or e.g. ["addon:spec", "addon:ports"] for a feature. A request adds every section that shares a facet with it.`,
+      description:
+        `Which requests include this section: "${MASTER_FACET}" for the ` +
+        `core, or e.g. ["addon:spec", "addon:ports"] for a feature. A ` +
+        `request adds every section that shares a facet with it.`,
     },
     $description: sentence('For authors and docs: one sentence saying what the section adds. Never rendered.'),
     $values: {

@@ -58,7 +58,9 @@ export function execRequestSchemaOf({ bundle, latest }: Release, collection: Bun
   const { properties, definitions } = execBody(collection);
   return {
     title: `facetform exec request: ${target(bundle, collection)}${latest ? ' (latest)' : ` ${bundle.repository.release}`}`,
-    description: `The body of POST /apis/repos/${bundle.repository.vendor}/${bundle.repository.name}/${bundle.repository.apiVersion}/resources/collections/${collection.name}/exec: ${collection.description}`,
+    description:
+      `The body of POST /apis/repos/${bundle.repository.vendor}/${bundle.repository.name}/${bundle.repository.apiVersion}/resources/collections/${collection.name}/exec: ` +
+      `${collection.description}`,
     type: execRequestSchema.type,
     required: execRequestSchema.required,
     properties: {

@@ -56,7 +56,8 @@ export const HEADERS: Record<string, Json> = {
     'sha256:0d5c…',
   ),
   Warning: header(
-    'One `299 - "<text>"` per input member the schema does not know (and, for a batch, per values entry no resource reads), the text an RFC 9110 quoted-string; at most 20, then one that counts the rest.',
+    'One `299 - "<text>"` per input member the schema does not know (and, for a batch, per values entry ' +
+      'no resource reads), the text an RFC 9110 quoted-string; at most 20, then one that counts the rest.',
     string,
     '299 - "unknown field \\"/values/web/spec/colour\\""',
   ),
@@ -86,7 +87,12 @@ export const problemAnswer = (description: string, ...extra: string[]): Json => 
 export function sharedResponses(limits: { maxInflightBytes: number }, texts: { invalidValues: string }): Record<string, Json> {
   return {
     BadRequest: problem(
-      `/problems/bad-request: malformed JSON, nesting deeper than ${MAX_NESTING} levels, a number too large to represent, a lone UTF-16 surrogate, or a query parameter the route does not take (\`known\` lists those it takes) or with a wrong value; errors names the JSON Pointer when there is one. A request that is not HTTP/1.1 gets it too, without any header but Content-Type.`,
+      `/problems/bad-request: malformed JSON, nesting deeper than ${MAX_NESTING} ` +
+        `levels, a number too large to represent, a lone UTF-16 surrogate, ` +
+        `or a query parameter the route does not take (\`known\` lists ` +
+        `those it takes) or with a wrong value; errors names the JSON ` +
+        `Pointer when there is one. A request that is not HTTP/1.1 gets ` +
+        `it too, without any header but Content-Type.`,
     ),
     Unauthorized: problem(
       `/problems/unauthorized: ${API_KEY_HEADER} (or Authorization: Bearer) is missing or not valid (both answer alike).`,
@@ -95,7 +101,9 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
     NotFound: problem('/problems/not-found: no such vendor, repository, API version, release or collection; `known` names what exists.'),
     MethodNotAllowed: problem('/problems/method-not-allowed: the path takes only the methods Allow lists.', [...KEYED_HEADERS, 'Allow']),
     NotAcceptable: problem(
-      '/problems/not-acceptable: the Accept header allows none of the media types the route answers with (exec and batch: application/json and application/yaml, unless the `format` query parameter names one); `available` lists them.',
+      '/problems/not-acceptable: the Accept header allows none of the media types the route answers with ' +
+        '(exec and batch: application/json and application/yaml, unless the `format` query parameter names ' +
+        'one); `available` lists them.',
       [...KEYED_HEADERS, 'Vary'],
     ),
     RequestTimeout: problem(
@@ -117,7 +125,9 @@ export function sharedResponses(limits: { maxInflightBytes: number }, texts: { i
       '/problems/internal-error: the server failed unexpectedly; quote the request id (X-Request-Id, `instance`) when reporting it.',
     ),
     ServerBusy: problem(
-      `/problems/server-busy: the bodies and unsent answers of all callers already take what the server may hold (${limits.maxInflightBytes} bytes, one key at most half). Retry after Retry-After seconds.`,
+      `/problems/server-busy: the bodies and unsent answers of all callers ` +
+        `already take what the server may hold (${limits.maxInflightBytes} ` +
+        `bytes, one key at most half). Retry after Retry-After seconds.`,
       [...KEYED_HEADERS, 'Retry-After'],
     ),
   };

@@ -42,7 +42,9 @@ export function operationsPaths(): Json {
     '/readyz': operation(
       'readyz',
       'Readiness',
-      'Needs no key. With WORKERS, status is degraded while fewer workers serve than configured (a replacement is starting or could not start; detail says why). Degraded still answers 200: the pod serves, and taking it out of service would only cut capacity further.',
+      'Needs no key. With WORKERS, status is degraded while fewer workers serve than configured (a ' +
+        'replacement is starting or could not start; detail says why). Degraded still answers 200: the pod ' +
+        'serves, and taking it out of service would only cut capacity further.',
       {
         ...ok('Ready, or degraded.', false, 'application/json', readiness),
         ...ANY_ANSWERS,
@@ -53,7 +55,8 @@ export function operationsPaths(): Json {
     '/metrics': operation(
       'metrics',
       'Prometheus metrics',
-      'Needs the key unless OPEN_ROUTES names metrics. With WORKERS, one scrape covers the whole server: every worker summed, with the counts of workers that exited.',
+      'Needs the key unless OPEN_ROUTES names metrics. With WORKERS, one scrape covers the whole server: ' +
+        'every worker summed, with the counts of workers that exited.',
       {
         ...ok('Metrics in the Prometheus text format.', true, 'text/plain', { type: 'string' }),
         ...KEYED_ANSWERS,

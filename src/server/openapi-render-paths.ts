@@ -23,7 +23,8 @@ const STRICT_PARAMETER: Json = {
   name: 'strict',
   in: 'query',
   description:
-    'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it they are rendered and each named in a `Warning` header. What is required does not change.',
+    'Refuse input members the schema does not know (422), as `kubectl --validate=strict` does; without it ' +
+    'they are rendered and each named in a `Warning` header. What is required does not change.',
   schema: { type: 'boolean', default: false },
 };
 
@@ -107,7 +108,10 @@ export function execOperation(repository: RepositoryIdentity, releases: string[]
     operationId: `exec-${repository.name}-${repository.apiVersion}-${collection.name}`,
     tags: [repository.name],
     summary: `Render a ${collection.kind} (${collection.apiVersion})`,
-    description: `${collection.description}\n\nTemplate variable: \`${collection.variable}\`. Sections:\n${sections}\n\nMaster sections are always rendered; each requested facet adds every section that carries it.`,
+    description:
+      `${collection.description}\n\nTemplate variable: \`${collection.variable}\`. ` +
+      `Sections:\n${sections}\n\nMaster sections are always rendered; ` +
+      `each requested facet adds every section that carries it.`,
     parameters: [
       FORMAT_PARAMETER,
       STRICT_PARAMETER,
@@ -160,8 +164,11 @@ export function batchOperation(registry: BundleRegistry, vendor: string): Json {
     tags: ['batch'],
     summary: 'Render several resources in one call',
     description:
-      'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and release, default the latest). All share values and globalvars. ' +
-      'The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if anything is wrong nothing is rendered and the 422 lists every problem, with pointers into /resources/N/… and /values/….',
+      'Each resource names a repository and collection (and facets; optionally apiVersion, default v1, and ' +
+      'release, default the latest). All share values and globalvars. ' +
+      ('The answer is a v1 List (JSON) or a stream of YAML documents (YAML), items in request order; if ' +
+        'anything is wrong nothing is rendered and the 422 lists every problem, with pointers into ' +
+        '/resources/N/… and /values/….'),
     parameters: [FORMAT_PARAMETER, STRICT_PARAMETER],
     requestBody: requestBody(batchBody(repositories), {
       application: { summary: 'Several seed examples in one call', value: batchExample(registry, vendor) },

@@ -32,7 +32,8 @@ export function schemaPaths(ok: (description: string, keyed: boolean, mediaType:
       tags: ['operations'],
       summary,
       description:
-        'A JSON Schema for editors, with a stable `$id` (urn:facetform:schema:<path>); the same bytes as dist/schemas/<path>. Needs the key unless OPEN_ROUTES names schemas.',
+        'A JSON Schema for editors, with a stable `$id` (urn:facetform:schema:<path>); the same bytes as ' +
+        'dist/schemas/<path>. Needs the key unless OPEN_ROUTES names schemas.',
       parameters: [
         {
           name: 'If-None-Match',

@@ -23,17 +23,34 @@ type Json = Record<string, unknown>;
 function limitsText(limits: RequestLimits): string {
   return [
     `A body is at most ${BODY_LIMIT_BYTES} bytes (413) and ${MAX_NESTING} levels deep (400).`,
-    `Its values hold at most ${limits.maxValuesEntries} entries, ${limits.maxItems} items or members in any one array or object, strings of ${limits.maxStringLength} characters, and ${limits.maxValuesNodes} JSON values in all; a batch at most ${limits.maxResources} resources, and its resources may read at most ${limits.maxValuesNodes} JSON values and ${limits.maxAnswerBytes} bytes of values in all, each resource counting the entry it reads (422).`,
-    `An answer is at most ${limits.maxAnswerBytes} bytes (422 /problems/answer-too-large, checked as it is written); an object whose JSON passes ${KUBERNETES_OBJECT_LIMIT_BYTES} bytes, which the Kubernetes API server refuses, is a 422 too.`,
+    `Its values hold at most ${limits.maxValuesEntries} entries, ${limits.maxItems} ` +
+      `items or members in any one array or object, strings of ${limits.maxStringLength} ` +
+      `characters, and ${limits.maxValuesNodes} JSON values in all; ` +
+      `a batch at most ${limits.maxResources} resources, and its resources ` +
+      `may read at most ${limits.maxValuesNodes} JSON values and ${limits.maxAnswerBytes} ` +
+      `bytes of values in all, each resource counting the entry it reads ` +
+      `(422).`,
+    `An answer is at most ${limits.maxAnswerBytes} bytes (422 /problems/answer-too-large, ` +
+      `checked as it is written); an object whose JSON passes ${KUBERNETES_OBJECT_LIMIT_BYTES} ` +
+      `bytes, which the Kubernetes API server refuses, is a 422 too.`,
     `A 422 lists at most ${LISTED_PROBLEMS} problems and counts the rest in more.`,
-    `The bodies being read and answers not yet taken of all callers share ${limits.maxInflightBytes} bytes, one key at most half: past that, 503 /problems/server-busy with Retry-After.`,
+    `The bodies being read and answers not yet taken of all callers ` +
+      `share ${limits.maxInflightBytes} bytes, one key at most half: ` +
+      `past that, 503 /problems/server-busy with Retry-After.`,
   ].join(' ');
 }
 
 function invalidValuesText(limits: RequestLimits): string {
   return (
-    `/problems/invalid-values: facets, values or globalvars are wrong, a limit on what the values hold is passed, or an object would be larger than Kubernetes accepts (${KUBERNETES_OBJECT_LIMIT_BYTES} bytes of JSON); errors lists each problem with a JSON Pointer (at most ${LISTED_PROBLEMS}; more counts the rest). ` +
-    `/problems/answer-too-large: the answer would pass ${limits.maxAnswerBytes} bytes (MAX_ANSWER_BYTES); errors points at the resource (or values entry) at which it passed, and limit says the bytes; nothing is rendered past it. Split the batch.`
+    `/problems/invalid-values: facets, values or globalvars are wrong, ` +
+    `a limit on what the values hold is passed, or an object would ` +
+    `be larger than Kubernetes accepts (${KUBERNETES_OBJECT_LIMIT_BYTES} ` +
+    `bytes of JSON); errors lists each problem with a JSON Pointer ` +
+    `(at most ${LISTED_PROBLEMS}; more counts the rest). ` +
+    (`/problems/answer-too-large: the answer would pass ${limits.maxAnswerBytes} ` +
+      `bytes (MAX_ANSWER_BYTES); errors points at the resource (or values ` +
+      `entry) at which it passed, and limit says the bytes; nothing ` +
+      `is rendered past it. Split the batch.`)
   );
 }
 
@@ -78,7 +95,11 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
     info: {
       title: 'facetform render API',
       version,
-      description: `Renders Kubernetes manifests from template collections. Every /apis/ route needs an API key, in the ${API_KEY_HEADER} header or as Authorization: Bearer. Errors are RFC 9457 problem+json. ${limitsText(limits)}`,
+      description:
+        `Renders Kubernetes manifests from template collections. Every ` +
+        `/apis/ route needs an API key, in the ${API_KEY_HEADER} header ` +
+        `or as Authorization: Bearer. Errors are RFC 9457 problem+json. ` +
+        `${limitsText(limits)}`,
       license: { name: PACKAGE_LICENSE, identifier: PACKAGE_LICENSE },
     },
     servers: [{ url: '/' }],

@@ -9,7 +9,9 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 /** Problem types, documented at GET /problems/<slug>. */
 export const PROBLEM_TYPES = {
   'bad-request':
-    'The request could not be read: malformed JSON, nesting too deep, a number too large to represent, a lone UTF-16 surrogate (no answer can carry one), or a query parameter the route does not take or whose value is wrong (the answer names the parameters it takes).',
+    'The request could not be read: malformed JSON, nesting too deep, a number too large to represent, a ' +
+    'lone UTF-16 surrogate (no answer can carry one), or a query parameter the route does not take or ' +
+    'whose value is wrong (the answer names the parameters it takes).',
   unauthorized: 'X-APIKEY is missing or is not a valid key.',
   'not-found': 'No such route, vendor, repository, API version, release or collection; the answer names what exists.',
   'method-not-allowed': 'The route exists but not for this method; the Allow header lists the methods it takes.',
@@ -24,7 +26,8 @@ export const PROBLEM_TYPES = {
   'internal-error': 'The server failed unexpectedly; quote the request id when reporting it.',
   'service-unavailable': 'The server is shutting down or not ready.',
   'server-busy':
-    'The server holds as many request bodies and unsent answers as its memory allows (MAX_INFLIGHT_BYTES, one key at most half); retry after Retry-After seconds.',
+    'The server holds as many request bodies and unsent answers as its memory allows (MAX_INFLIGHT_BYTES, ' +
+    'one key at most half); retry after Retry-After seconds.',
   'answer-too-large':
     'The answer would be larger than one answer may be (MAX_ANSWER_BYTES); errors names the resource at which it passed. Split the batch, or ask for less.',
 } as const;

@@ -96,7 +96,11 @@ function breachesOf(old: Executable, now: Executable, before: JsonObject, after:
       breaches.push({
         at: fromPointer(rule.at),
         class: 'unchecked',
-        reason: `the ${kind} CRD of the ${release} release guards it with the transition rule ${JSON.stringify(rule.rule)}, which cannot be run here (${rule.reason}); the API server runs it on this update, so the change is not known to be safe`,
+        reason:
+          `the ${kind} CRD of the ${release} release guards it with the ` +
+          `transition rule ${JSON.stringify(rule.rule)}, which cannot be ` +
+          `run here (${rule.reason}); the API server runs it on this update, ` +
+          `so the change is not known to be safe`,
       });
     }
   }

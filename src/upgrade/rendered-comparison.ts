@@ -112,7 +112,10 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
       const problem = first!.refused[0]!;
       changes.push({
         level: 'breaking',
-        text: `${name}, ${first!.request.name}: ${comparison.to} refuses what ${comparison.from} rendered (${shownPointer(problem.pointer) || '/'} ${problem.detail})${more(refused.length)}`,
+        text:
+          `${name}, ${first!.request.name}: ${comparison.to} refuses what ` +
+          `${comparison.from} rendered (${shownPointer(problem.pointer) || '/'} ` +
+          `${problem.detail})${more(refused.length)}`,
       });
     }
     const breaking = new Map<string, { first: RequestComparison; difference: ClassifiedDifference; count: number }>();
@@ -141,7 +144,9 @@ export function renderedChanges(comparison: RenderedComparison): Change[] {
       const pointers = [...accepted].map(shownPointer);
       changes.push({
         level: 'minor',
-        text: `${name} renders differently for ${changedRequests} of ${requests.length} requests (${pointers.slice(0, 5).join(', ')}${pointers.length > 5 ? ` and ${pointers.length - 5} more` : ''})`,
+        text:
+          `${name} renders differently for ${changedRequests} of ${requests.length} ` +
+          `requests (${pointers.slice(0, 5).join(', ')}${pointers.length > 5 ? ` and ${pointers.length - 5} more` : ''})`,
       });
     }
   }

@@ -73,7 +73,11 @@ export function sizeProblems(body: unknown, limits: Pick<RequestLimits, 'maxStri
 
 /** What a breach of MAX_VALUES_NODES by a whole body says. */
 function valuesNodesDetail(max: number): string {
-  return `holds more than ${max} JSON values (objects, arrays, strings, numbers, booleans and nulls, each counting one more per ${POINTER_CHARACTERS_PER_VALUE} characters of its JSON Pointer); at most ${max}`;
+  return (
+    `holds more than ${max} JSON values (objects, arrays, strings, ` +
+    `numbers, booleans and nulls, each counting one more per ${POINTER_CHARACTERS_PER_VALUE} ` +
+    `characters of its JSON Pointer); at most ${max}`
+  );
 }
 
 export function requestLimits(limits: RequestLimits): Middleware {
