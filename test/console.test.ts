@@ -2,23 +2,14 @@
  * The console end to end, in a real browser: Debian's chromium driven by playwright-core, against
  * the real server over HTTP. Leaves a screenshot in test-artifacts/.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { type Browser, chromium, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectionOfKind, declaredRelease, repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
 import { BASE, KEY, startTestServer, type TestServer } from './helpers/server.js';
+import { launchChromium, withoutChromium } from './helpers/tools.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 
 let server: TestServer;
@@ -116,10 +107,10 @@ async function openService(): Promise<void> {
 const facetId = (facet: string) => `#facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
 
 // CI installs chromium (.ci/run): there a missing browser fails the test instead of skipping it.
-describe.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')('console in a real browser', () => {
+describe.skipIf(withoutChromium)('console in a real browser', () => {
   beforeAll(async () => {
     server = await startTestServer();
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
     page.on('pageerror', (error) => pageErrors.push(error.message));
   });

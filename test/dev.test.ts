@@ -6,23 +6,13 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sourceDigest } from '../src/repository/source-digest.js';
 import { killServers, type ServerProcess, spawnServer } from './helpers/process.js';
 import { collectionOfKind, declaredRelease, DEMO_REPOS, repoCopy, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
+import { launchChromium, withoutChromium } from './helpers/tools.js';
 
 const DIST = path.join(ROOT, 'dist');
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_FLAGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 /** How long a saved file may take to be served, at most, on a loaded machine; the figure itself is printed. */
 const SERVED_WITHIN_MS = 10_000;
 
@@ -202,10 +192,10 @@ describe('facetform dev', () => {
   });
 
   // Debian's chromium, as test/console.test.ts drives it; skipped when it is not installed (CI installs it).
-  it.skipIf(!existsSync(CHROMIUM) && process.env.CI !== 'true')(
+  it.skipIf(withoutChromium)(
     'shows the console as a preview, and the console refreshes itself after a save',
     async () => {
-      const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_FLAGS });
+      const browser = await launchChromium();
       try {
         const page = await browser.newPage({ viewport: { width: 1440, height: 1000 } });
         const pageErrors: string[] = [];

@@ -7,14 +7,8 @@ import type { Problem } from '../request/problems.js';
 import type { LoadedBundle, LoadedCollection } from './load.js';
 
 /** The bundle served when a caller names no release, of one API version's bundles (release/release.ts decides). */
-export function latestBundle(bundles: readonly LoadedBundle[]): LoadedBundle | undefined {
-  return latestRelease(bundles, (loaded) => loaded.bundle.repository.release);
-}
-
-/** How a repository describes itself: as its latest release of its first API version does. */
-export function repositoryDescription(versions: ReadonlyMap<string, readonly LoadedBundle[]>): string {
-  return latestBundle([...versions.values()][0]!)!.bundle.repository.description;
-}
+const latestBundle = (bundles: readonly LoadedBundle[]): LoadedBundle | undefined =>
+  latestRelease(bundles, (loaded) => loaded.bundle.repository.release);
 
 export type Lookup =
   | { found: LoadedCollection }
@@ -29,6 +23,8 @@ export const lookupProblem = (pointer: string, { missing, name, known }: { missi
 export class BundleRegistry {
   /** vendor → repository → apiVersion → bundles, highest release first. */
   private readonly tree = new Map<string, Map<string, Map<string, LoadedBundle[]>>>();
+  /** Each API version's bundles → the one served when a caller names no release: decided at load, not per request. */
+  private readonly latestOf = new Map<readonly LoadedBundle[], LoadedBundle>();
 
   constructor(readonly bundles: LoadedBundle[]) {
     for (const loaded of bundles) {
@@ -42,8 +38,20 @@ export class BundleRegistry {
     }
     for (const repositories of this.tree.values())
       for (const versions of repositories.values())
-        for (const list of versions.values())
+        for (const list of versions.values()) {
           list.sort((a, b) => compareReleases(b.bundle.repository.release, a.bundle.repository.release));
+          this.latestOf.set(list, latestBundle(list)!);
+        }
+  }
+
+  /** The bundle served when a caller names no release, of one API version's bundles as `repositories` gives them. */
+  latest(releases: readonly LoadedBundle[]): LoadedBundle | undefined {
+    return this.latestOf.get(releases) ?? latestBundle(releases);
+  }
+
+  /** How a repository describes itself: as the latest release of its first API version does. */
+  description(versions: ReadonlyMap<string, readonly LoadedBundle[]>): string {
+    return this.latest([...versions.values()][0]!)!.bundle.repository.description;
   }
 
   vendors(): string[] {
@@ -72,7 +80,7 @@ export class BundleRegistry {
     if (versions === undefined) return { missing: 'repository', name: repository, known: [...repositories.keys()].sort() };
     const releases = versions.get(apiVersion);
     if (releases === undefined) return { missing: 'apiVersion', name: apiVersion, known: [...versions.keys()].sort() };
-    if (release === undefined) return latestBundle(releases)!;
+    if (release === undefined) return this.latestOf.get(releases)!;
     const named = releases.find((loaded) => loaded.bundle.repository.release === release);
     return named ?? { missing: 'release', name: release, known: releases.map((loaded) => loaded.bundle.repository.release) };
   }

@@ -4,7 +4,7 @@
  * examples and answers; and one batch operation per vendor.
  */
 import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
-import { type BundleRegistry, latestBundle } from '../bundle/registry.js';
+import type { BundleRegistry } from '../bundle/registry.js';
 import { FORMATS, MEDIA_TYPES } from '../manifest/format.js';
 import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../request/request-shape.js';
 import { RENDER_ANSWERS, okHeaders } from './openapi-answers.js';
@@ -144,7 +144,7 @@ function batchExample(registry: BundleRegistry, vendor: string): Json {
   const values: Json = {};
   const globalvars: Json = {};
   for (const [name, versions] of registry.repositories(vendor)!) {
-    for (const collection of latestBundle(versions.get('v1') ?? [])?.bundle.collections ?? []) {
+    for (const collection of registry.latest(versions.get('v1') ?? [])?.bundle.collections ?? []) {
       const seed = collection.examples.find((example) => example.name === 'seed');
       if (seed === undefined || resources.length >= 4) continue;
       const request = seed.request as { facets?: string[]; values: Json; globalvars?: Record<string, string> };

@@ -4,7 +4,7 @@
  * health and metrics. Made once per bundle load; the operations are made in openapi-render-paths.ts
  * (exec and batch), openapi-discovery-paths.ts and openapi-operations-paths.ts (the rest).
  */
-import { type BundleRegistry, latestBundle, repositoryDescription } from '../bundle/registry.js';
+import type { BundleRegistry } from '../bundle/registry.js';
 import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
 import { LISTED_PROBLEMS } from '../request/problems.js';
 import type { RequestLimits } from './config.js';
@@ -59,7 +59,7 @@ function tags(registry: BundleRegistry): Json[] {
   const repositories = new Map<string, string>();
   for (const vendor of registry.vendors()) {
     for (const [name, versions] of registry.repositories(vendor)!) {
-      repositories.set(name, repositoryDescription(versions));
+      repositories.set(name, registry.description(versions));
     }
   }
   return [
@@ -78,7 +78,7 @@ export function buildOpenApi(registry: BundleRegistry, version: string, limits: 
   for (const vendor of registry.vendors()) {
     for (const [, versions] of registry.repositories(vendor)!) {
       for (const [, bundles] of versions) {
-        const latest = latestBundle(bundles)!.bundle;
+        const latest = registry.latest(bundles)!.bundle;
         const releases = bundles.map((loaded) => loaded.bundle.repository.release);
         for (const collection of latest.collections) {
           const { name, apiVersion } = latest.repository;

@@ -5,7 +5,6 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type Router from '@koa/router';
-import { latestBundle, repositoryDescription } from '../../bundle/registry.js';
 import type { ParsedSection } from '../../collection/section.js';
 import { compareReleases } from '../../release/release.js';
 import { queryParameters } from '../middleware/query-parameters.js';
@@ -26,18 +25,19 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
 
   router.get('/apis/repos/:vendor', NO_QUERY, (ctx) => {
     const vendor = ctx.params.vendor!;
-    const repositories = state.registry.repositories(vendor);
-    if (repositories === undefined) throw notFound('vendor', vendor, state.registry.vendors());
+    const registry = state.registry;
+    const repositories = registry.repositories(vendor);
+    if (repositories === undefined) throw notFound('vendor', vendor, registry.vendors());
     ctx.body = {
       vendor,
       repositories: [...repositories.entries()]
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([name, versions]) => ({
           name,
-          description: repositoryDescription(versions),
+          description: registry.description(versions),
           apiVersions: [...versions.entries()].map(([apiVersion, bundles]) => ({
             apiVersion,
-            latest: latestBundle(bundles)!.bundle.repository.release,
+            latest: registry.latest(bundles)!.bundle.repository.release,
             releases: bundles.map((loaded) => loaded.bundle.repository.release).sort(compareReleases),
             href: `/apis/repos/${vendor}/${name}/${apiVersion}/resources/collections`,
           })),
