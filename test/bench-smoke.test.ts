@@ -17,6 +17,8 @@ describe('npm run bench', () => {
       'render (service seed)',
       'validate + render + Kubernetes check + JSON',
       'exec over HTTP',
+      'GET /healthz',
+      'its server CPU per request',
       'start-up to first 200',
       'scale:',
       'memory:',
@@ -26,5 +28,9 @@ describe('npm run bench', () => {
     expect(figures.quick).toBe(true);
     expect(figures.rows.length).toBeGreaterThanOrEqual(13);
     expect(figures.http.ours.non2xx).toBe(0);
+    expect(figures.healthz.ours.non2xx).toBe(0);
+    expect(figures.healthz.ours.total).toBeGreaterThan(0);
+    for (const side of [figures.http.ours, figures.http.bare, figures.healthz.ours, figures.healthz.bare])
+      expect(side.cpuMicrosPerRequest).toBeGreaterThan(0);
   }, 180_000);
 });

@@ -1,5 +1,6 @@
-// The bare Koa route the benchmarks compare with: it reads the same body, parses it and answers a
-// constant manifest. Plain JavaScript so that its start-up is measured like ours, with no compiler.
+// The bare Koa routes the benchmarks compare with: exec reads the same body, parses it and answers a
+// constant manifest; GET /healthz answers what ours does. Plain JavaScript so that its start-up is
+// measured like ours, with no compiler.
 import Router from '@koa/router';
 import Koa from 'koa';
 import getRawBody from 'raw-body';
@@ -12,6 +13,9 @@ router.post('/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:
   ctx.state.body = JSON.parse(text);
   ctx.type = 'application/json';
   ctx.body = manifest;
+});
+router.get('/healthz', (ctx) => {
+  ctx.body = { status: 'ok' };
 });
 app.use(router.routes());
 const server = app.listen(Number(process.env.PORT ?? 0), '127.0.0.1', () => {

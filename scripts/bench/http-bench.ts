@@ -1,12 +1,14 @@
 /**
  * HTTP benchmarks with autocannon: our exec route against a bare Koa route, the same body, the same
- * client settings and warm-up on both sides; start-up to the first 200; RSS under sustained load.
+ * client settings and warm-up on both sides; GET /healthz against a bare Koa GET, which renders
+ * nothing, so that the framework's cost is seen apart from the product's; start-up to the first 200;
+ * RSS under sustained load.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { globSync } from 'glob';
-import { rssOf, sleep, spawnUntilUrl, type Spawned } from './measure.js';
+import { cpuMicrosOf, rssOf, sleep, spawnUntilUrl, type Spawned } from './measure.js';
 
 export const BENCH_KEY = 'bench-key-0123456789';
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -19,20 +21,31 @@ export interface LoadFigures {
   total: number;
   /** Answers by HTTP status. */
   statuses: Record<number, number>;
+  /** The server's CPU time (all its threads) per answered request, in µs: steadier than req/s on a shared machine. */
+  cpuMicrosPerRequest?: number;
 }
 
 export interface Target {
+  method: 'GET' | 'POST';
   path: string;
-  body: string;
+  /** A POST's JSON body. */
+  body?: string;
 }
 
 function seedTarget(repository: string, collection: string): Target {
   const seed = JSON.parse(readFileSync(path.join(ROOT, 'repos', repository, collection, 'examples/seed.json'), 'utf8'));
   delete seed.$description;
-  return { path: `/apis/repos/facetform/${repository}/v1/resources/collections/${collection}/exec`, body: JSON.stringify(seed) };
+  return {
+    method: 'POST',
+    path: `/apis/repos/facetform/${repository}/v1/resources/collections/${collection}/exec`,
+    body: JSON.stringify(seed),
+  };
 }
 
 export const serviceSeed = (): Target => seedTarget('service-resources', 'service');
+
+/** Public on our side, so both sides answer it without a key. */
+export const healthz = (): Target => ({ method: 'GET', path: '/healthz' });
 
 /** The seed example of every shipped collection. */
 export function allSeeds(): Target[] {
@@ -68,11 +81,10 @@ export async function load(url: string, targets: Target[], seconds: number, conn
     duration: seconds,
     requests: [
       {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY },
         setupRequest: (request) => {
           const target = targets[next++ % targets.length]!;
-          return { ...request, path: target.path, body: target.body };
+          const headers = target.method === 'POST' ? { 'content-type': 'application/json', 'x-apikey': BENCH_KEY } : {};
+          return { ...request, method: target.method, headers, path: target.path, body: target.body };
         },
         onResponse: (status) => void (statuses[status] = (statuses[status] ?? 0) + 1),
       },
@@ -88,11 +100,13 @@ export async function load(url: string, targets: Target[], seconds: number, conn
   };
 }
 
-export async function execVersusBare(
+/** One target on our server and on the bare one, in interleaved rounds, each side its own fresh process. */
+export async function versusBare(
   dist: string,
+  target: Target,
   options: { seconds: number; warmupSeconds: number; rounds: number },
 ): Promise<{ ours: LoadFigures; bare: LoadFigures }> {
-  const target = serviceSeed();
+  const exec = serviceSeed();
   const ours: LoadFigures[] = [];
   const bare: LoadFigures[] = [];
   let manifest = '';
@@ -100,17 +114,21 @@ export async function execVersusBare(
     for (const side of ['ours', 'bare'] as const) {
       const server = side === 'ours' ? await startOurs(dist) : await startBare(manifest);
       try {
+        // The bare route answers the manifest ours renders for the seed, byte for byte.
         if (side === 'ours' && manifest === '') {
           manifest = await (
-            await fetch(server.url + target.path, {
+            await fetch(server.url + exec.path, {
               method: 'POST',
               headers: { 'content-type': 'application/json', 'x-apikey': BENCH_KEY },
-              body: target.body,
+              body: exec.body,
             })
           ).text();
         }
         await load(server.url, [target], options.warmupSeconds);
-        (side === 'ours' ? ours : bare).push(await load(server.url, [target], options.seconds));
+        const cpuBefore = await cpuMicrosOf(server.child.pid!);
+        const figures = await load(server.url, [target], options.seconds);
+        figures.cpuMicrosPerRequest = ((await cpuMicrosOf(server.child.pid!)) - cpuBefore) / figures.total;
+        (side === 'ours' ? ours : bare).push(figures);
       } finally {
         await server.stop();
       }
@@ -123,6 +141,7 @@ export async function execVersusBare(
     errors: runs.reduce((sum, run) => sum + run.errors, 0),
     total: runs.reduce((sum, run) => sum + run.total, 0),
     statuses: {},
+    cpuMicrosPerRequest: runs.reduce((sum, run) => sum + run.cpuMicrosPerRequest!, 0) / runs.length,
   });
   return { ours: mean(ours), bare: mean(bare) };
 }

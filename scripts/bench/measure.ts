@@ -81,4 +81,12 @@ export function rssOf(pid: number): Promise<number> {
   });
 }
 
+/** CPU time the process has used, user and system, in microseconds (Linux: /proc, 100 ticks a second). */
+export async function cpuMicrosOf(pid: number): Promise<number> {
+  const { readFile } = await import('node:fs/promises');
+  // Fields after the command name, which may hold spaces: utime and stime are the 12th and 13th.
+  const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -27,7 +27,11 @@ function targetsOf(dist: string, count: number, spread: number): Target[] {
     const name = `service-${String(index).padStart(4, '0')}`;
     const example = JSON.parse(readFileSync(path.join(dist, '..', 'repos', repository, name, 'examples', 'all.json'), 'utf8'));
     delete example.$description;
-    targets.push({ path: `/apis/repos/facetform/${repository}/v1/resources/collections/${name}/exec`, body: JSON.stringify(example) });
+    targets.push({
+      method: 'POST',
+      path: `/apis/repos/facetform/${repository}/v1/resources/collections/${name}/exec`,
+      body: JSON.stringify(example),
+    });
   }
   return targets;
 }

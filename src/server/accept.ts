@@ -26,12 +26,18 @@ export function notAcceptable(ctx: Context, offered: readonly string[]): HttpPro
 
 /** The manifest format `Accept` asks for: the first offered on a tie, JSON when it says nothing. */
 export function acceptedFormat(ctx: Context): Format {
-  ctx.vary('Accept');
+  varyOnAccept(ctx);
   const accept = ctx.get('Accept');
   if (ANYTHING.has(accept) || accept === MEDIA_TYPES.json) return 'json';
   const type = ctx.accepts(OFFERED);
   if (type === false) throw notAcceptable(ctx, OFFERED);
   return FORMAT_OF.get(type as string)!;
+}
+
+/** Vary: Accept, written at once when the answer varies on nothing else yet (Koa's vary parses what is there). */
+export function varyOnAccept(ctx: Context): void {
+  if (ctx.res.hasHeader('Vary')) ctx.vary('Accept');
+  else ctx.res.setHeader('Vary', 'Accept');
 }
 
 /** Marks an answer whose format the request chose (formatParam), which the check below leaves alone. */

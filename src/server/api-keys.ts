@@ -1,7 +1,8 @@
 /**
  * API keys. Only sha256 hashes are kept, in memory and in API_KEYS_FILE; a presented key is hashed
  * and compared with every known hash using crypto.timingSafeEqual, without stopping at a match, so
- * the time taken says nothing about which keys exist.
+ * the time taken says nothing about which keys exist. A key found valid is remembered, so that a
+ * caller's next requests skip the hash (issue 20); see `identify`.
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
@@ -47,7 +48,13 @@ export function parseKeyFile(text: string, file: string): KeyEntry[] {
   return entries;
 }
 
+/** Valid keys remembered at most: a caller cannot grow the map, since only a valid key enters it. */
+const REMEMBERED_KEYS = 1000;
+
 export class ApiKeys {
+  /** Presented key → name, for keys that matched an entry. */
+  private readonly known = new Map<string, string>();
+
   constructor(private entries: KeyEntry[]) {}
 
   static fromPlainKeys(keys: string[]): ApiKeys {
@@ -76,19 +83,28 @@ export class ApiKeys {
   /** Replaces the keys, e.g. when API_KEYS_FILE is reloaded. */
   replace(other: ApiKeys): void {
     this.entries = other.entries;
+    this.known.clear(); // a key taken out must stop working at once
   }
 
   add(entries: ApiKeys): ApiKeys {
     return new ApiKeys([...this.entries, ...entries.entries]);
   }
 
-  /** The name of the key, or undefined when it is not a valid key. */
+  /**
+   * The name of the key, or undefined when it is not a valid key. A remembered key is found by the
+   * map's lookup, whose time tells nothing about the keys either: a wrong key is compared with a
+   * remembered one only when their string hashes are equal, and V8 seeds those per process; every
+   * other key is hashed and compared with every entry, as before.
+   */
   identify(presented: string): string | undefined {
+    const remembered = this.known.get(presented);
+    if (remembered !== undefined) return remembered;
     const hash = hashKey(presented);
     let found: string | undefined;
     for (const entry of this.entries) {
       if (timingSafeEqual(hash, entry.hash) && found === undefined) found = entry.name;
     }
+    if (found !== undefined && this.known.size < REMEMBERED_KEYS) this.known.set(presented, found);
     return found;
   }
 }

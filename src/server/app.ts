@@ -1,24 +1,16 @@
 /**
- * The Koa application: small middleware, each doing one thing, in this order:
- * request id → access log → in-flight answers → errors → security headers → API key → rate limit →
- * unknown methods → routes. Under `facetform dev`, the preview marking comes first (preview.ts).
+ * The Koa application: the request pipeline (pipeline/request-pipeline.ts) around the router. Under
+ * `facetform dev`, the preview marking comes first (preview.ts).
  */
 import Router from '@koa/router';
 import Koa from 'koa';
-import { accessLog } from './middleware/access-log.js';
-import { apiKey } from './middleware/api-key.js';
-import { errors } from './middleware/errors.js';
-import { inflightAnswers } from './middleware/inflight-answers.js';
-import { rateLimit } from './middleware/rate-limit.js';
-import { requestId } from './middleware/request-id.js';
-import { securityHeaders } from './middleware/security-headers.js';
-import { unknownMethods } from './middleware/unknown-methods.js';
+import { requestPipeline } from './pipeline/request-pipeline.js';
 import { batchRoutes } from './routes/batch.js';
 import { consoleRoutes } from './routes/console.js';
 import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
-import { execRoutes } from './routes/exec.js';
-import { healthRoutes } from './routes/health.js';
+import { EXEC_PATH, execRoutes } from './routes/exec.js';
+import { HEALTH_PATH, healthRoutes } from './routes/health.js';
 import { schemaRoutes } from './routes/schemas.js';
 import { previewMarking, previewRoutes } from './preview.js';
 import type { ServerState } from './state.js';
@@ -39,15 +31,11 @@ export function createApp(state: ServerState): Koa {
   healthRoutes(router, state);
 
   if (state.preview !== undefined) app.use(previewMarking(state.preview));
-  app.use(requestId());
-  app.use(accessLog(state));
-  app.use(inflightAnswers(state));
-  app.use(errors(state));
-  app.use(securityHeaders());
-  app.use(apiKey(state));
-  app.use(rateLimit(state));
-  app.use(unknownMethods(router));
-  app.use(router.routes());
-  app.use(router.allowedMethods());
+  app.use(
+    requestPipeline(state, router, [
+      { method: 'POST', path: EXEC_PATH },
+      { method: 'GET', path: HEALTH_PATH },
+    ]),
+  );
   return app;
 }

@@ -1,9 +1,11 @@
 /**
  * Prometheus metrics, in a registry of the app's own so that several apps can live in one process.
- * Request counts are kept in a plain map and handed to prom-client when /metrics is scraped: a
- * labelled counter per request would cost the hot path more than the rest of the bookkeeping.
+ * Request counts and durations are kept in plain arrays (histogram.ts) and handed to prom-client
+ * when /metrics is scraped: its labelled metrics hash the labels on every observation, which cost
+ * the hot path more than the rest of the bookkeeping (issue 20).
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { type HistogramCells, LabelledHistogram } from './histogram.js';
 import { logLinesDropped } from './log-sink.js';
 
 export interface Metrics {
@@ -35,35 +37,33 @@ export function countLogDrops(registry: Registry): void {
 export function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const renderDuration = new Histogram({
-    name: 'facetform_render_duration_seconds',
-    help: 'Time to validate and render one exec request, by collection.',
-    labelNames: ['collection'],
-    buckets: [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
-    registers: [registry],
-  });
-  const renderChildren = new Map<string, ReturnType<typeof renderDuration.labels>>();
+  const renderDuration = new LabelledHistogram(
+    'facetform_render_duration_seconds',
+    'Time to validate and render one exec request, by collection.',
+    [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
+    registry,
+  );
+  const renderCells = new Map<string, HistogramCells>();
   // The latency a caller sees, from the first middleware to the answer handed to Node, by route
   // (the pattern, never the path) and status; the buckets reach the slowest an answer may be.
-  const requestDuration = new Histogram({
-    name: 'facetform_http_request_duration_seconds',
-    help: 'Time from receiving an HTTP request to handing its answer to Node, by method, route and status.',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
-    registers: [registry],
-  });
-  const requestChildren = new Map<string, { count: number; duration: ReturnType<typeof requestDuration.labels> }>();
+  const requestDuration = new LabelledHistogram(
+    'facetform_http_request_duration_seconds',
+    'Time from receiving an HTTP request to handing its answer to Node, by method, route and status.',
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
+    registry,
+  );
+  /** Per method, route and status: the duration cells, and how many of their requests the counter has taken. */
+  const requests = new Map<string, { cells: HistogramCells; counted: number }>();
   new Counter({
     name: 'facetform_http_requests_total',
     help: 'HTTP requests by method, route and status.',
     labelNames: ['method', 'route', 'status'],
     registers: [registry],
     collect() {
-      for (const [key, child] of requestChildren) {
-        if (child.count === 0) continue;
-        const [method, route, status] = key.split('\u0000') as [string, string, string];
-        this.inc({ method, route, status }, child.count);
-        child.count = 0;
+      for (const entry of requests.values()) {
+        if (entry.cells.count === entry.counted) continue;
+        this.inc(entry.cells.labels, entry.cells.count - entry.counted);
+        entry.counted = entry.cells.count;
       }
     },
   });
@@ -73,17 +73,17 @@ export function createMetrics(): Metrics {
     scrape: () => registry.metrics(),
     observeRequest(method, route, status, seconds) {
       const key = `${method}\u0000${route}\u0000${status}`;
-      let child = requestChildren.get(key);
-      if (child === undefined)
-        requestChildren.set(key, (child = { count: 0, duration: requestDuration.labels(method, route, String(status)) }));
-      child.count++;
-      child.duration.observe(seconds);
+      let entry = requests.get(key);
+      if (entry === undefined) {
+        const labels = { method, route, status: String(status) };
+        requests.set(key, (entry = { cells: requestDuration.cellsFor(key, labels), counted: 0 }));
+      }
+      requestDuration.observe(entry.cells, seconds);
     },
     observeRender(collection, seconds) {
-      // A labelled child per collection, kept: observing on it skips label hashing.
-      let child = renderChildren.get(collection);
-      if (child === undefined) renderChildren.set(collection, (child = renderDuration.labels(collection)));
-      child.observe(seconds);
+      let cells = renderCells.get(collection);
+      if (cells === undefined) renderCells.set(collection, (cells = renderDuration.cellsFor(collection, { collection })));
+      renderDuration.observe(cells, seconds);
     },
   };
 }

@@ -4,7 +4,7 @@
  * apply to which kind of operation. Said once here, referenced everywhere.
  */
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
-import { API_KEY_CHALLENGE, API_KEY_HEADER } from './middleware/api-key.js';
+import { API_KEY_CHALLENGE, API_KEY_HEADER } from './pipeline/api-key.js';
 
 type Json = Record<string, unknown>;
 

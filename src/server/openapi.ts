@@ -8,7 +8,7 @@ import type { BundleRegistry } from '../bundle/registry.js';
 import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
 import { LISTED_PROBLEMS } from '../request/problems.js';
 import type { RequestLimits } from './config.js';
-import { API_KEY_HEADER } from './middleware/api-key.js';
+import { API_KEY_HEADER } from './pipeline/api-key.js';
 import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
 import { HEADERS, sharedResponses } from './openapi-answers.js';
 import { discoveryPaths } from './openapi-discovery-paths.js';

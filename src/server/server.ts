@@ -128,10 +128,11 @@ export async function startServer(
   let draining = false;
   // While draining, every answer says Connection: close, so a keep-alive client learns to go elsewhere
   // from an answer instead of from a reset of the socket it is sending on.
-  server.on('request', (_request: IncomingMessage, response: ServerResponse) => {
+  const answer = app.callback();
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader('Connection', 'close');
+    void answer(request, response);
   });
-  server.on('request', app.callback());
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -4,9 +4,9 @@
  * raw text before parsing, so no deep structure is ever built. Numbers too large for a double and
  * lone UTF-16 surrogates (no answer could carry them) are 400 naming their JSON Pointer.
  * The bytes of a body count against the process's in-flight bytes while it is read (503 when there
- * is no room), and the parsed body is let go once the route has answered.
+ * is no room).
  */
-import type { Middleware } from 'koa';
+import type { Context } from 'koa';
 import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
@@ -21,9 +21,8 @@ export const MAX_NESTING = 64;
 /** Whether the text has more than `limit` brackets at all: if not, it cannot nest deeper. Native indexOf is fast. */
 function bracketsExceed(text: string, limit: number): boolean {
   let count = 0;
-  for (const bracket of ['{', '[']) {
-    for (let at = text.indexOf(bracket); at !== -1; at = text.indexOf(bracket, at + 1)) if (++count > limit) return true;
-  }
+  for (let at = text.indexOf('{'); at !== -1; at = text.indexOf('{', at + 1)) if (++count > limit) return true;
+  for (let at = text.indexOf('['); at !== -1; at = text.indexOf('[', at + 1)) if (++count > limit) return true;
   return false;
 }
 
@@ -60,27 +59,20 @@ function checkContentType(contentType: string, contentEncoding: string): void {
     throw unsupported(`Content-Encoding ${contentEncoding} is not supported; send the body uncompressed`);
 }
 
-export function jsonBody(inflight: InflightBytes): Middleware {
-  return async (ctx, next) => {
-    const headers = ctx.req.headers;
-    checkContentType(headers['content-type'] ?? '', headers['content-encoding'] ?? '');
-    // Without a length, or with a length over the limit (a 413 before a byte is read), the most a body may take.
-    const declared = Number(headers['content-length'] ?? BODY_LIMIT_BYTES);
-    const reserved = declared >= 0 && declared <= BODY_LIMIT_BYTES ? declared : BODY_LIMIT_BYTES;
-    const owner = (ctx.state.keyName as string | undefined) ?? '';
-    if (!inflight.reserve(owner, reserved)) throw serverBusy(`a body of ${reserved} bytes`);
-    try {
-      ctx.state.body = parse(await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: headers['content-length'] }));
-    } finally {
-      inflight.release(owner, reserved);
-    }
-    try {
-      await next();
-    } finally {
-      // The context lives until the client has taken the answer; the parsed body need not.
-      ctx.state.body = undefined;
-    }
-  };
+/** The request's JSON body, read and parsed within the limits; the caller holds it only while it answers. */
+export async function readJsonBody(ctx: Context, inflight: InflightBytes): Promise<unknown> {
+  const headers = ctx.req.headers;
+  checkContentType(headers['content-type'] ?? '', headers['content-encoding'] ?? '');
+  // Without a length, or with a length over the limit (a 413 before a byte is read), the most a body may take.
+  const declared = Number(headers['content-length'] ?? BODY_LIMIT_BYTES);
+  const reserved = declared >= 0 && declared <= BODY_LIMIT_BYTES ? declared : BODY_LIMIT_BYTES;
+  const owner = (ctx.state.keyName as string | undefined) ?? '';
+  if (!inflight.reserve(owner, reserved)) throw serverBusy(`a body of ${reserved} bytes`);
+  try {
+    return parse(await getRawBody(ctx.req, { limit: BODY_LIMIT_BYTES, length: headers['content-length'] }));
+  } finally {
+    inflight.release(owner, reserved);
+  }
 }
 
 function parse(raw: Buffer): unknown {

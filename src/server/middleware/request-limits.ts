@@ -6,7 +6,6 @@
  * Each breach is reported with its pointer. The last two bound the work of checking a body: every
  * facet and every value may be a problem, and every problem is found before any is reported.
  */
-import type { Middleware } from 'koa';
 import type { Problem } from '../../request/problems.js';
 import { valuesOf } from '../../request/request-shape.js';
 import { countJsonValues, escapePointerSegment, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
@@ -80,31 +79,28 @@ function valuesNodesDetail(max: number): string {
   );
 }
 
-export function requestLimits(limits: RequestLimits): Middleware {
-  return async (ctx, next) => {
-    const body = ctx.state.body as unknown;
-    // Only what is there is counted: whether the body is a request is the request shape's to say, later.
-    const values = valuesOf(body);
-    const problems: Problem[] = [];
-    if (values !== undefined) {
-      const entries = Object.keys(values).length;
-      if (entries > limits.maxValuesEntries)
-        problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
-    }
-    for (const problem of sizeProblems(body, limits)) problems.push(problem);
-    if (values !== undefined) {
-      const nodes = countJsonValues(values, '/values'.length, limits.maxValuesNodes);
-      if (nodes > limits.maxValuesNodes) problems.push({ pointer: '/values', detail: valuesNodesDetail(limits.maxValuesNodes) });
-    }
-    if (problems.length > 0) {
-      throw new HttpProblem(
-        422,
-        'invalid-values',
-        'Request over limits',
-        `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`,
-        { errors: problems },
-      );
-    }
-    await next();
-  };
+/** Throws the 422 that names every part of the body over a limit. */
+export function checkRequestLimits(body: unknown, limits: RequestLimits): void {
+  // Only what is there is counted: whether the body is a request is the request shape's to say, later.
+  const values = valuesOf(body);
+  const problems: Problem[] = [];
+  if (values !== undefined) {
+    const entries = Object.keys(values).length;
+    if (entries > limits.maxValuesEntries)
+      problems.push({ pointer: '/values', detail: `has ${entries} entries; at most ${limits.maxValuesEntries}` });
+  }
+  for (const problem of sizeProblems(body, limits)) problems.push(problem);
+  if (values !== undefined) {
+    const nodes = countJsonValues(values, '/values'.length, limits.maxValuesNodes);
+    if (nodes > limits.maxValuesNodes) problems.push({ pointer: '/values', detail: valuesNodesDetail(limits.maxValuesNodes) });
+  }
+  if (problems.length > 0) {
+    throw new HttpProblem(
+      422,
+      'invalid-values',
+      'Request over limits',
+      `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`,
+      { errors: problems },
+    );
+  }
 }

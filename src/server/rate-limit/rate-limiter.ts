@@ -36,15 +36,19 @@ export class RateLimiter {
     return this.redis?.ready === true;
   }
 
-  async take(key: string): Promise<Decision> {
-    if (this.redis !== undefined && this.redis.ready) {
-      try {
-        return await this.redis.take(key);
-      } catch {
-        this.markDown();
-      }
-    }
+  /** This process's decision at once; a promise only while Redis is ready and decides. */
+  take(key: string): Decision | Promise<Decision> {
+    if (this.redis !== undefined && this.redis.ready) return this.takeShared(this.redis, key);
     return this.local.take(key);
+  }
+
+  private async takeShared(redis: RedisBuckets, key: string): Promise<Decision> {
+    try {
+      return await redis.take(key);
+    } catch {
+      this.markDown();
+      return this.local.take(key);
+    }
   }
 
   async close(): Promise<void> {

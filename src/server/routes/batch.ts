@@ -6,9 +6,6 @@ import type Router from '@koa/router';
 import { executeBatch, type FindCollection, findInRegistry } from '../../exec/execute-batch.js';
 import { AnswerTooLarge } from '../../manifest/format.js';
 import { RenderError } from '../../request/problems.js';
-import { jsonBody } from '../middleware/json-body.js';
-import { queryParameters } from '../middleware/query-parameters.js';
-import { requestLimits } from '../middleware/request-limits.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import {
@@ -20,6 +17,7 @@ import {
   unknownFieldWarnings,
   unusedValuesWarnings,
 } from './answer.js';
+import { readRequestBody } from './request-body.js';
 
 export const BATCH_PATH = '/apis/repos/:vendor/exec';
 /** Each resource names its own release, so a batch takes no `release` query parameter. */
@@ -28,7 +26,8 @@ export const BATCH_QUERY = ['format', 'strict'] as const;
 const SPLIT = 'split the batch into smaller ones';
 
 export function batchRoutes(router: Router, state: ServerState): void {
-  router.post(BATCH_PATH, queryParameters(BATCH_QUERY), jsonBody(state.inflight), requestLimits(state.limits), async (ctx) => {
+  router.post(BATCH_PATH, async (ctx) => {
+    const body = await readRequestBody(ctx, state, BATCH_QUERY);
     const vendor = ctx.params.vendor!;
     if (state.registry.repositories(vendor) === undefined) throw notFound('vendor', vendor, state.registry.vendors());
     const format = formatParam(ctx);
@@ -38,7 +37,7 @@ export function batchRoutes(router: Router, state: ServerState): void {
     let result;
     try {
       const { maxResources, maxValuesNodes, maxAnswerBytes } = state.limits;
-      result = executeBatch(find, ctx.state.body, { strict, maxResources, maxNodes: maxValuesNodes, maxAnswerBytes });
+      result = executeBatch(find, body, { strict, maxResources, maxNodes: maxValuesNodes, maxAnswerBytes });
     } catch (error) {
       if (error instanceof AnswerTooLarge) throw answerTooLarge(error, `/resources/${error.index}`, SPLIT);
       if (!(error instanceof RenderError)) throw error;

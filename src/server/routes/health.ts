@@ -3,8 +3,10 @@ import type Router from '@koa/router';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
 
+export const HEALTH_PATH = '/healthz';
+
 export function healthRoutes(router: Router, state: ServerState): void {
-  router.get('/healthz', (ctx) => {
+  router.get(HEALTH_PATH, (ctx) => {
     ctx.body = { status: 'ok' };
   });
 

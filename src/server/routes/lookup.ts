@@ -38,6 +38,6 @@ export function findCollection(state: ServerState, ctx: Context): LoadedCollecti
 
 /** Headers that say which release answered. */
 export function setBundleHeaders(ctx: Context, bundle: LoadedBundle['bundle']): void {
-  ctx.set('X-Facetform-Release', bundle.repository.release);
-  ctx.set('X-Facetform-Bundle-Digest', bundle.digest);
+  ctx.res.setHeader('X-Facetform-Release', bundle.repository.release);
+  ctx.res.setHeader('X-Facetform-Bundle-Digest', bundle.digest);
 }

@@ -6,9 +6,8 @@
  * key get the same answer, whose WWW-Authenticate challenge (RFC 9110 §11.6.1) names the header a
  * key goes in.
  */
-import type { Context, Middleware } from 'koa';
+import type { IncomingHttpHeaders } from 'node:http';
 import { HttpProblem } from '../problem.js';
-import { isPublic } from '../public-paths.js';
 import type { ServerState } from '../state.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
@@ -22,11 +21,11 @@ export const API_KEY_CHALLENGE = `ApiKey realm="facetform", header="${API_KEY_HE
 const BEARER = /^Bearer +(\S+) *$/i;
 
 /** The key a request presents: X-APIKEY, or else an Authorization Bearer token; '' for none. */
-function presentedKey(ctx: Context): string {
-  const key = ctx.get(API_KEY_HEADER);
-  if (key !== '') return key;
-  const authorization = ctx.get('Authorization');
-  return authorization === '' ? '' : (BEARER.exec(authorization)?.[1] ?? '');
+function presentedKey(headers: IncomingHttpHeaders): string {
+  const key = headers['x-apikey'];
+  if (typeof key === 'string' && key !== '') return key;
+  const authorization = headers.authorization;
+  return authorization === undefined || authorization === '' ? '' : (BEARER.exec(authorization)?.[1] ?? '');
 }
 
 /** An opened path, or a path under an opened prefix (OPENABLE_ROUTES). */
@@ -36,24 +35,21 @@ function isOpened(openPaths: ReadonlySet<string>, path: string): boolean {
   return false;
 }
 
-export function apiKey(state: ServerState): Middleware {
-  return async (ctx, next) => {
-    // `facetform dev` on a loopback address with no key configured answers everyone on this machine.
-    if (state.preview?.keyless !== true && !isPublic(ctx.path) && !isOpened(state.openPaths, ctx.path)) {
-      const presented = presentedKey(ctx);
-      const name = presented === '' ? undefined : state.keys.identify(presented);
-      if (name === undefined) {
-        throw new HttpProblem(
-          401,
-          'unauthorized',
-          'Unauthorized',
-          `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`,
-          {},
-          { 'WWW-Authenticate': API_KEY_CHALLENGE },
-        );
-      }
-      ctx.state.keyName = name;
-    }
-    await next();
-  };
+/** The name of the key the request presents, undefined when the path needs none; throws the 401. */
+export function checkApiKey(state: ServerState, headers: IncomingHttpHeaders, path: string, publicPath: boolean): string | undefined {
+  // `facetform dev` on a loopback address with no key configured answers everyone on this machine.
+  if (publicPath || state.preview?.keyless === true || isOpened(state.openPaths, path)) return undefined;
+  const presented = presentedKey(headers);
+  const name = presented === '' ? undefined : state.keys.identify(presented);
+  if (name === undefined) {
+    throw new HttpProblem(
+      401,
+      'unauthorized',
+      'Unauthorized',
+      `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`,
+      {},
+      { 'WWW-Authenticate': API_KEY_CHALLENGE },
+    );
+  }
+  return name;
 }

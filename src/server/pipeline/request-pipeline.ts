@@ -1,0 +1,69 @@
+/**
+ * What every request passes through, in this order: request id → timing → in-flight answers →
+ * errors → security headers → API key → rate limit → route → unknown methods; then its log line
+ * and metrics. One Koa middleware calling a plain function per step, not a middleware per step:
+ * each Koa dispatch costs a promise and a closure per request (issue 20; README, Performance).
+ * Under `facetform dev`, the preview marking runs outside it (preview.ts).
+ */
+import type Router from '@koa/router';
+import type { Middleware } from 'koa';
+import { isPublic } from '../public-paths.js';
+import type { ServerState } from '../state.js';
+import { requestLog, routeOf } from './access-log.js';
+import { checkApiKey } from './api-key.js';
+import { answerError, answerProblemsLeft } from './errors.js';
+import { type HotRoute, hotRoutes } from './hot-routes.js';
+import { holdAnswer } from './inflight-answers.js';
+import { rateLimitStep } from './rate-limit.js';
+import { assignRequestId } from './request-id.js';
+import { setSecurityHeaders } from './security-headers.js';
+import { answerUnknownMethod } from './unknown-methods.js';
+
+const noop = async () => {};
+
+export function requestPipeline(state: ServerState, router: Router, hot: readonly HotRoute[]): Middleware {
+  const routes = router.routes();
+  const allowedMethods = router.allowedMethods();
+  // What the router does when no route matches: allowedMethods sets 405 or 501 with Allow.
+  const unrouted = (ctx: Parameters<Middleware>[0]) => allowedMethods(ctx as never, noop);
+  const hotRoute = hotRoutes(router, hot);
+  const rateLimit = rateLimitStep(state.rateLimiter);
+  const log = requestLog(state.logger);
+  return async (ctx) => {
+    const started = performance.now();
+    const requestId = assignRequestId(ctx.req, ctx.res);
+    ctx.state.requestId = requestId;
+    try {
+      try {
+        const path = ctx.path;
+        const publicPath = isPublic(path);
+        setSecurityHeaders(ctx.res, publicPath);
+        const keyName = checkApiKey(state, ctx.req.headers, path, publicPath);
+        if (keyName !== undefined) {
+          ctx.state.keyName = keyName;
+          const waiting = rateLimit(keyName, ctx.res);
+          if (waiting !== undefined) await waiting;
+        }
+        await (hotRoute(ctx) ?? routes(ctx as never, () => unrouted(ctx)));
+        answerUnknownMethod(router, ctx);
+        answerProblemsLeft(ctx);
+      } catch (error) {
+        answerError(state, ctx, error);
+      }
+      holdAnswer(state.inflight, ctx);
+    } finally {
+      const durationMs = performance.now() - started;
+      const route = routeOf(ctx as never);
+      state.metrics.observeRequest(ctx.method, route, ctx.status, durationMs / 1000);
+      log({
+        method: ctx.method,
+        route,
+        path: ctx.path,
+        status: ctx.status,
+        durationMs: Math.round(durationMs * 1000) / 1000,
+        requestId,
+        key: ctx.state.keyName as string | undefined,
+      });
+    }
+  };
+}

@@ -1,0 +1,17 @@
+/**
+ * What exec and batch check before their work, in this order: the query parameters (400), the JSON
+ * body (415, 413, 400) and the limits on what it holds (422). Plain calls in one route handler, not
+ * three middleware: the hot route is one handler (pipeline/hot-routes.ts).
+ */
+import type { Context } from 'koa';
+import { readJsonBody } from '../middleware/json-body.js';
+import { checkQueryParameters } from '../middleware/query-parameters.js';
+import { checkRequestLimits } from '../middleware/request-limits.js';
+import type { ServerState } from '../state.js';
+
+export async function readRequestBody(ctx: Context, state: ServerState, query: readonly string[]): Promise<unknown> {
+  checkQueryParameters(ctx, query);
+  const body = await readJsonBody(ctx, state.inflight);
+  checkRequestLimits(body, state.limits);
+  return body;
+}
