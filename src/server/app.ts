@@ -17,7 +17,7 @@ import type { ServerState } from './state.js';
 
 export function createApp(state: ServerState): Koa {
   const app = new Koa({ proxy: false });
-  // Errors are answered and logged by the errors middleware; Koa's own printer would log them twice.
+  // Errors are answered and logged by the pipeline (pipeline/errors.ts); Koa's own printer would log them twice.
   app.silent = true;
   // Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route.
   const router = new Router({ sensitive: true, strict: true });

@@ -44,7 +44,7 @@ export function createMetrics(): Metrics {
     registry,
   );
   const renderCells = new Map<string, HistogramCells>();
-  // The latency a caller sees, from the first middleware to the answer handed to Node, by route
+  // The latency a caller sees, from the start of the request pipeline to the answer handed to Node, by route
   // (the pattern, never the path) and status; the buckets reach the slowest an answer may be.
   const requestDuration = new LabelledHistogram(
     'facetform_http_request_duration_seconds',

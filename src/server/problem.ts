@@ -1,6 +1,6 @@
 /**
  * RFC 9457 problem details: every error answer of the API. A handler throws an HttpProblem; the
- * error middleware writes it as `application/problem+json`.
+ * request pipeline writes it as `application/problem+json` (pipeline/errors.ts).
  */
 import type { Problem as FieldProblem } from '../request/problems.js';
 

@@ -1,4 +1,4 @@
-/** What the server's middleware and routes share: the loaded bundles, keys, logger and metrics. */
+/** What the server's request pipeline and routes share: the loaded bundles, keys, logger and metrics. */
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
 import type { ApiKeys } from './api-keys.js';
