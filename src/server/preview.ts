@@ -89,7 +89,7 @@ export function headerText(text: string): string {
 /**
  * Marks every answer as the preview: X-Facetform-Preview, and the release in X-Facetform-Release
  * as `<declared>+dev` (each one of a batch). GET discovery answers (`/apis/repos…`) say `preview`
- *  in their body too. Outside the request pipeline, so that error answers and the ones it replaces are
+ * in their body too. Outside the request pipeline, so that error answers and the ones it replaces are
  * marked as well.
  */
 export function previewMarking(preview: Preview): Middleware {
