@@ -162,6 +162,34 @@ describe('§3 resolving values', () => {
     expect(out).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta });
   });
 
+  it('reads own properties only when Object.prototype gains a member after the plan is compiled, or the values inherit from another object', () => {
+    const q = plan([master, section('x', ['addon:x'], { a: '{{ __W_ID__.spec.inherited }}', b: '{{ __W_ID__.spec.own }}' })]);
+    const request = { facets: ['addon:x'], values: { w: { metadata: meta, spec: { own: 1 } } } };
+    expect(q.render(request)).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, b: 1 });
+    Object.defineProperty(Object.prototype, 'inherited', { value: 'polluted', configurable: true, writable: true });
+    try {
+      expect(q.render(request)).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, b: 1 });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).inherited;
+    }
+    const spec = Object.assign(Object.create({ inherited: 'from a prototype', own: 'shadowed' }), { own: 2 });
+    expect(q.render({ facets: ['addon:x'], values: { w: { metadata: meta, spec } } })).toEqual({
+      apiVersion: 'v1',
+      kind: 'Widget',
+      metadata: meta,
+      b: 2,
+    });
+  });
+
+  it('reads each alternative of a placeholder in order, the later ones sharing the members read before them', () => {
+    const q = plan([
+      master,
+      section('x', ['addon:x'], { a: '{{ __W_ID__.spec.first ?? __W_ID__.spec.second }}', b: '{{ __W_ID__.spec.second }}' }),
+    ]);
+    const out = q.render({ facets: ['addon:x'], values: { w: { metadata: meta, spec: { second: 'two' } } } });
+    expect(out).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, a: 'two', b: 'two' });
+  });
+
   it('resolves an own "__proto__" member as plain data without touching any prototype', () => {
     const q = plan([master, section('x', ['addon:x'], { p: '{{ __W_ID__.__proto__ }}', q: '{{ __W_ID__.__proto__.polluted }}' })]);
     const values = JSON.parse('{"w": {"metadata": {"name": "w"}, "__proto__": {"polluted": "yes"}}}');
