@@ -142,6 +142,26 @@ describe('§3 resolving values', () => {
     }
   });
 
+  it('reads own entries of globalvars and values only, even when Object.prototype or another prototype has the names', () => {
+    const lacks = { pointer: '/globalvars/__W_ID__', detail: 'names "web", which values lacks; values has "a"' };
+    const inherits = Object.assign(Object.create({ web: { metadata: { name: 'inherited' } } }), { a: { metadata: meta } });
+    expect(renderError(() => p.render({ values: inherits, globalvars: { __W_ID__: 'web' } })).problems).toEqual([lacks]);
+    const mapsInherited = Object.create({ __W_ID__: 'b' });
+    expect(p.render({ values: { a: { metadata: meta } }, globalvars: mapsInherited }).metadata).toEqual(meta);
+    for (const name of ['web', '__W_ID__']) {
+      Object.defineProperty(Object.prototype, name, {
+        value: name === 'web' ? { metadata: { name: 'polluted' } } : 'web',
+        configurable: true,
+      });
+    }
+    try {
+      expect(renderError(() => p.render({ values: { a: { metadata: meta } }, globalvars: { __W_ID__: 'web' } })).problems).toEqual([lacks]);
+      expect(p.render({ values: { a: { metadata: meta } }, globalvars: {} }).metadata).toEqual(meta);
+    } finally {
+      for (const name of ['web', '__W_ID__']) delete (Object.prototype as Record<string, unknown>)[name];
+    }
+  });
+
   it('is an error when globalvars names a key that values lacks', () => {
     const error = renderError(() => p.render({ values: { a: { metadata: meta } }, globalvars: { __W_ID__: 'web' } }));
     expect(error.problems).toEqual([{ pointer: '/globalvars/__W_ID__', detail: 'names "web", which values lacks; values has "a"' }]);
@@ -160,6 +180,34 @@ describe('§3 resolving values', () => {
     ]);
     const out = q.render({ facets: ['addon:x'], values: { w: { metadata: meta, items: [1, 2], s: 'abc', f: {} } } });
     expect(out).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta });
+  });
+
+  it('reads own properties only when Object.prototype gains a member after the plan is compiled, or the values inherit from another object', () => {
+    const q = plan([master, section('x', ['addon:x'], { a: '{{ __W_ID__.spec.inherited }}', b: '{{ __W_ID__.spec.own }}' })]);
+    const request = { facets: ['addon:x'], values: { w: { metadata: meta, spec: { own: 1 } } } };
+    expect(q.render(request)).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, b: 1 });
+    Object.defineProperty(Object.prototype, 'inherited', { value: 'polluted', configurable: true, writable: true });
+    try {
+      expect(q.render(request)).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, b: 1 });
+    } finally {
+      delete (Object.prototype as Record<string, unknown>).inherited;
+    }
+    const spec = Object.assign(Object.create({ inherited: 'from a prototype', own: 'shadowed' }), { own: 2 });
+    expect(q.render({ facets: ['addon:x'], values: { w: { metadata: meta, spec } } })).toEqual({
+      apiVersion: 'v1',
+      kind: 'Widget',
+      metadata: meta,
+      b: 2,
+    });
+  });
+
+  it('reads each alternative of a placeholder in order, the later ones sharing the members read before them', () => {
+    const q = plan([
+      master,
+      section('x', ['addon:x'], { a: '{{ __W_ID__.spec.first ?? __W_ID__.spec.second }}', b: '{{ __W_ID__.spec.second }}' }),
+    ]);
+    const out = q.render({ facets: ['addon:x'], values: { w: { metadata: meta, spec: { second: 'two' } } } });
+    expect(out).toEqual({ apiVersion: 'v1', kind: 'Widget', metadata: meta, a: 'two', b: 'two' });
   });
 
   it('resolves an own "__proto__" member as plain data without touching any prototype', () => {
@@ -266,6 +314,17 @@ describe('§4 facets, merge, missing values', () => {
     expect(() => p.render({ facets: ['addon:ports,addon:type'], values })).toThrow(RenderError);
     expect(() => p.render({ facets: ['addon:ports', 'addon:type', 'addon:bogus'], values })).toThrow(RenderError);
     expect(() => p.render({ facets: ['addon:ports', 'addon:typo'], values })).toThrow(RenderError);
+    expect(p.render({ facets: ['addon:ports', 'addon:type'], values }).spec).toEqual({ ports: [80], type: 'T' });
+  });
+
+  it('selects anew when the facet list last rendered changes in place, or another list comes between', () => {
+    const facets = ['addon:ports'];
+    expect(p.render({ facets, values }).spec).toEqual({ ports: [80] });
+    facets[0] = 'addon:type';
+    expect(p.render({ facets, values }).spec).toEqual({ type: 'T' });
+    facets[0] = 'addon:bogus';
+    expect(() => p.render({ facets, values })).toThrow(RenderError);
+    expect(p.render({ facets: ['addon:ports'], values }).spec).toEqual({ ports: [80] });
     expect(p.render({ facets: ['addon:ports', 'addon:type'], values }).spec).toEqual({ ports: [80], type: 'T' });
   });
 

@@ -91,8 +91,8 @@ try {
     benchmark: '',
     comparedWith: 'hand-written floor',
     figure: `${fixed(ours / render.nsPerRender.floor!)}x the floor (${fixed(render.nsPerRender.floor!, 1)} ns)`,
-    goal: '≤ 20x',
-    met: ours / render.nsPerRender.floor! <= 20,
+    goal: '≤ 10x',
+    met: ours / render.nsPerRender.floor! <= 10,
   });
   const validated = render.nsPerValidatedRender;
   rows.push({

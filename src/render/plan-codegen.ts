@@ -64,24 +64,59 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
   let counter = 0;
   const fresh = (prefix: string) => `${prefix}${counter++}`;
 
-  /** Statements that leave in `target` the value at `path` under root, own members only, or undefined. */
-  const readPath = (target: string, path: string[]): string =>
-    path
-      .map((segment) => {
-        const index = /^[0-9]+$/.test(segment);
-        // A name never reads into an array (no "length"); a digit segment indexes arrays and objects.
-        return (
-          `${target} = (${target} !== null && typeof ${target} === "object"${index ? '' : ` && !isArray(${target})`} ` +
-          `&& hasOwn(${target}, ${literal(segment)})) ? ${target}[${literal(segment)}] ` +
-          `: undefined;`
-        );
-      })
-      .join(' ');
+  /**
+   * Every path prefix read at the top level of the function is read once and kept in a variable,
+   * so sibling placeholders (`spec.selector`, `spec.ports`) share the reads of their parent.
+   */
+  const prefixes = new Map<string, string>();
 
+  /**
+   * A statement leaving in `to` the own member `segment` of `from`, or undefined. The member is read
+   * first; the own-member check (a call, the costly part of a render) runs only when something was
+   * found and may be inherited: an object whose prototype is Object.prototype (all JSON data) owns
+   * any name Object.prototype lacks now. `__proto__` answers the prototype, or an own member of that
+   * name (JSON.parse makes them), which only sends the read to the full check. A name never reads
+   * into an array (no "length"); a digit segment indexes arrays and objects.
+   */
+  const step = (to: string, from: string, segment: string): string => {
+    const key = literal(segment);
+    const inherited = /^[0-9]+$/.test(segment)
+      ? `!hasOwn(${from}, ${key})`
+      : `(${from}.__proto__ !== OP || ${key} in OP) && (isArray(${from}) || !hasOwn(${from}, ${key}))`;
+    return (
+      `let ${to} = (typeof ${from} === "object" && ${from} !== null) ? ${from}[${key}] : undefined; ` +
+      `if (${to} !== undefined && ${inherited}) ${to} = undefined;`
+    );
+  };
+
+  /** The variable holding the value at `path` under root; new reads go into `out`, shared ones only when `shared`. */
+  const readPath = (path: string[], out: string[], shared: boolean): string => {
+    let from = 'root';
+    path.forEach((segment, index) => {
+      const prefix = JSON.stringify(path.slice(0, index + 1));
+      const known = prefixes.get(prefix);
+      if (known !== undefined) {
+        from = known;
+        return;
+      }
+      const to = fresh('p');
+      out.push(step(to, from, segment));
+      if (shared) prefixes.set(prefix, to);
+      from = to;
+    });
+    return from;
+  };
+
+  /** Leaves in `target` the value of the first alternative that has one: later ones are read only when needed. */
   const readAlternatives = (target: string, alternatives: ValuePath[]): void => {
     alternatives.forEach((alternative, index) => {
-      const read = `${target} = root; ${readPath(target, alternative.path)}`;
-      lines.push(index === 0 ? `let ${target}; ${read}` : `if (${target} === undefined) { ${read} }`);
+      if (index === 0) {
+        lines.push(`let ${target} = ${readPath(alternative.path, lines, true)};`);
+        return;
+      }
+      const local: string[] = [];
+      const value = readPath(alternative.path, local, false);
+      lines.push(`if (${target} === undefined) { ${local.join(' ')} ${target} = ${value}; }`);
     });
   };
 
@@ -150,6 +185,6 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
 
   const result = emit(plan);
   const body = `"use strict";\nreturn function render(root, state) {\n${lines.join('\n')}\nreturn ${result};\n};`;
-  const factory = new Function('sites', 'hasOwn', 'isArray', 'missing', 'notScalar', body) as (...args: unknown[]) => RenderFunction;
-  return factory(sites, helpers.hasOwn, helpers.isArray, helpers.missing, helpers.notScalar);
+  const factory = new Function('sites', 'hasOwn', 'isArray', 'OP', 'missing', 'notScalar', body) as (...args: unknown[]) => RenderFunction;
+  return factory(sites, helpers.hasOwn, helpers.isArray, Object.prototype, helpers.missing, helpers.notScalar);
 }

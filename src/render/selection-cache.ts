@@ -18,14 +18,23 @@ interface Trie<T> {
   next?: Map<string, Trie<T>>;
 }
 
-/** At most CACHE_SIZE facet lists; once full, further lists are not remembered. */
+/**
+ * At most CACHE_SIZE facet lists; once full, further lists are not remembered. The list last found
+ * is kept apart too: requests to one collection mostly repeat one list, and comparing a few short
+ * strings costs less than a map lookup per facet.
+ */
 export class FacetListCache<T> {
   private readonly root: Trie<T> = {};
   private count = 0;
+  /** A copy: the caller's array may change after the lookup. */
+  private lastList: readonly unknown[] = [];
+  private lastValue: T | undefined;
 
   get(facets: readonly unknown[]): T | undefined {
+    if (this.lastValue !== undefined && sameList(facets, this.lastList)) return this.lastValue;
     let node: Trie<T> | undefined = this.root;
     for (let index = 0; index < facets.length && node !== undefined; index++) node = node.next?.get(facets[index] as string);
+    if (node?.value !== undefined) this.keepLast(facets, node.value);
     return node?.value;
   }
 
@@ -40,5 +49,17 @@ export class FacetListCache<T> {
     }
     node.value = value;
     this.count++;
+    this.keepLast(facets, value);
   }
+
+  private keepLast(facets: readonly unknown[], value: T): void {
+    this.lastList = facets.slice();
+    this.lastValue = value;
+  }
+}
+
+function sameList(a: readonly unknown[], b: readonly unknown[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false;
+  return true;
 }

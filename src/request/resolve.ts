@@ -14,6 +14,8 @@ export interface ResolvedVariable {
 }
 
 export function resolveVariable(variable: string, values: unknown, globalvars: unknown): ResolvedVariable | Problem {
+  const usual = usualRequest(variable, values, globalvars);
+  if (usual !== undefined) return usual;
   const valuesObject = isPlainObject(values) ? values : {};
   const mapped = ownMember(globalvars, variable);
   // Listing the keys costs a little on every request; only the fallback and the errors need them.
@@ -48,6 +50,21 @@ export function resolveVariable(variable: string, values: unknown, globalvars: u
     return { pointer: toPointer(['values', id]), detail: `must be an object holding the input values of ${variable}` };
   }
   return { id, value };
+}
+
+/**
+ * The usual request, JSON data naming its input object, read without a call per member to ask
+ * whether it is own: an object whose prototype is Object.prototype owns any member found under a
+ * name Object.prototype lacks (the render functions read the same way, src/render/plan-codegen.ts).
+ * Each check is written out here, not shared, so that each keeps its own inline cache.
+ */
+function usualRequest(variable: string, values: unknown, globalvars: unknown): ResolvedVariable | undefined {
+  if (!isPlainObject(values) || !isPlainObject(globalvars)) return undefined;
+  const mapped = globalvars[variable];
+  if (typeof mapped !== 'string' || globalvars.__proto__ !== Object.prototype || variable in Object.prototype) return undefined;
+  const value = values[mapped];
+  if (!isPlainObject(value) || values.__proto__ !== Object.prototype || mapped in Object.prototype) return undefined;
+  return { id: mapped, value };
 }
 
 /** Names of entries as a message lists them: the first twenty, then how many more. Ids may be long and many. */
