@@ -4,16 +4,12 @@
  * and every member the schema does not know.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
 import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
 import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
 import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
 import { escapePointerSegment } from '../util/json.js';
-
-// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution.
-export const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 let shared: Ajv | undefined;
 let checkAgainstMetaSchema = true;
