@@ -4,13 +4,12 @@
  * canonical content (RFC 8785 JSON canonicalization) so that a changed byte is always noticed.
  */
 import { createHash } from 'node:crypto';
-import canonicalizeModule from 'canonicalize';
 import type { CustomResourceSchema } from '../manifest/kube-check.js';
 import type { Schema } from '../schema/kube-types.js';
 import type { JsonObject } from '../util/json.js';
+import { canonicalJson } from './canonical-json.js';
 
-// canonicalize is CommonJS; its default export arrives wrapped under NodeNext resolution.
-const canonicalize = ((canonicalizeModule as unknown as { default?: unknown }).default ?? canonicalizeModule) as (value: unknown) => string;
+export { canonicalJson };
 
 export const BUNDLE_FORMAT = 'facetform.bundle/v1';
 
@@ -62,10 +61,6 @@ export interface Bundle {
   collections: BundleCollection[];
   /** `sha256:<hex>` of the canonical JSON of everything else in the bundle. */
   digest: string;
-}
-
-export function canonicalJson(value: unknown): string {
-  return canonicalize(value);
 }
 
 export function sha256(text: string): string {

@@ -8,13 +8,12 @@ import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import { runPrimary } from '../server/cluster-primary.js';
 import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, onCapacity, receiveKey, reportStartFailure } from '../server/cluster-worker.js';
-import { scrapeFromPrimary, shareWorkerMetrics } from '../server/cluster-metrics.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { createLogSink } from '../server/log-sink.js';
 import { reload } from '../server/reload.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
+import { skipMetaSchemaCheck } from '../schema/input-validator.js';
 import { counted } from '../util/text.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -84,6 +83,10 @@ export function describeServed(registry: BundleRegistry): string {
 
 /** Serves in this process until SIGTERM or SIGINT. */
 async function serve(config: ServerConfig, io: Io, distDir: string, registry: BundleRegistry, key: string | undefined): Promise<number> {
+  // From here on only schemas of built bundles are compiled (a start-time build has finished).
+  skipMetaSchemaCheck();
+  // A worker's metrics go through the primary; a server of one process does not load that.
+  const workerMetrics = isWorker() ? await import('../server/cluster-metrics.js') : undefined;
   // Batched, bounded, and never blocking nor crashing: a stuck or full stdout costs log lines, not answers.
   const logSink = createLogSink();
   const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid } }, logSink);
@@ -122,10 +125,10 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     process.once('SIGINT', () => resolve('SIGINT'));
   });
   logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
-  if (isWorker()) {
+  if (workerMetrics !== undefined) {
     // One /metrics for the whole server, and /readyz that knows how many siblings serve.
-    shareWorkerMetrics(state.metrics.registry);
-    state.metrics.scrape = scrapeFromPrimary;
+    workerMetrics.shareWorkerMetrics(state.metrics.registry);
+    state.metrics.scrape = workerMetrics.scrapeFromPrimary;
     onCapacity((capacity) => (state.workers = capacity));
     announceListening(running.url);
   } else io.err(`facetform serving ${describeServed(registry)} on ${running.url}\n`);
@@ -168,6 +171,7 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   loadKeys(config, key); // a key file that cannot be read stops the start here, not in every worker
   // The primary's log goes where the workers' goes, and no more than theirs may a stuck stdout stop it.
   const logSink = createLogSink();
+  const { runPrimary } = await import('../server/cluster-primary.js');
   const code = await runPrimary({
     workers: config.workers,
     env: { BUNDLES_DIR: distDir },

@@ -41,7 +41,7 @@ export class KindTypes {
       by: 'crd',
       crdFile: found.source,
       kindSchema,
-      manifestCheck: ManifestCheck.forCustomResource(kind, customResource),
+      manifestCheck: ManifestCheck.forCustomResource(kind, customResource).compile(),
       customResource,
     };
   }

@@ -2,10 +2,7 @@
  * What CEL runs here: @bufbuild/cel's environment with its strings extension, and what of
  * Kubernetes' own CEL libraries it lacks, so that a rule calling one is skipped, never misjudged.
  */
-import { celEnv } from '@bufbuild/cel';
-import { strings } from '@bufbuild/cel/ext';
-
-export const ENV = celEnv({ funcs: strings });
+import { celLibrary } from './cel-library.js';
 
 /**
  * Kubernetes' CEL libraries beyond what @bufbuild/cel has (lists, regex, urls, quantity, ip, cidr,
@@ -110,7 +107,7 @@ const OPERATORS = new Set(['_&&_', '_||_', '_?_:_', '_[_]', '_[?_]', '_?._', '@n
 export const TYPE_NAMES = new Set(['int', 'uint', 'double', 'bool', 'string', 'bytes', 'list', 'map', 'null_type', 'type', 'dyn']);
 
 /** Whether a function or operator of that name runs here. */
-export const knownFunction = (name: string): boolean => ENV.funcs.find(name) !== undefined || OPERATORS.has(name);
+export const knownFunction = (name: string): boolean => celLibrary().env.funcs.find(name) !== undefined || OPERATORS.has(name);
 
 /** Why an expression calling these of Kubernetes' functions cannot run here. */
 export const libraryReason = (library: ReadonlySet<string>): string =>

@@ -2,10 +2,10 @@
  * One compiled rule run on the values bound to `self` (and `oldSelf`): nothing when it holds, else a
  * problem of the manifest with the rule's message (its messageExpression's, when that gives one line).
  */
-import { isCelError } from '@bufbuild/cel';
 import type { Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';
 import { isListOverloadError } from './cel-environment.js';
+import { celLibrary } from './cel-library.js';
 import type { Bindings } from './cel-expression.js';
 import type { CompiledRule } from './cel-rule-tree.js';
 
@@ -25,7 +25,7 @@ export function evaluate(rule: CompiledRule, bindings: Bindings, refused: () => 
   if (result === true) return;
   if (result !== false) {
     // An error: on a value the schema refuses, the schema check has said it already.
-    const detail = isCelError(result) || result instanceof Error ? result.message : `gave ${String(result)}, not a bool`;
+    const detail = celLibrary().cel.isCelError(result) || result instanceof Error ? result.message : `gave ${String(result)}, not a bool`;
     if (refused()) return;
     if (isListOverloadError(detail)) return; // Kubernetes' list indexOf: not judged here
     problems.push({ pointer: toPointer(path), detail: `${detail} evaluating rule: ${rule.message ?? rule.rule}` });

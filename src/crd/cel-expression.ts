@@ -2,8 +2,9 @@
  * One CEL expression of a rule, a messageExpression or a rule's text: parsed, checked as far as can be
  * done without CEL types (cel-type-check.ts), and planned into a program over `self` (and `oldSelf`).
  */
-import { type CelInput, parse, plan } from '@bufbuild/cel';
-import { ENV, libraryReason } from './cel-environment.js';
+import type { CelInput } from '@bufbuild/cel';
+import { libraryReason } from './cel-environment.js';
+import { celLibrary } from './cel-library.js';
 import { type Analysis, analyse, type Expr } from './cel-type-check.js';
 
 type Node = Record<string, unknown>;
@@ -27,7 +28,7 @@ export function analyseExpression(text: string, schema: Node): Analysed {
   }
   let parsed: { expr: Expr };
   try {
-    parsed = parse(text) as unknown as { expr: Expr };
+    parsed = celLibrary().cel.parse(text) as unknown as { expr: Expr };
   } catch (error) {
     return { error: (error as Error).message };
   }
@@ -36,7 +37,8 @@ export function analyseExpression(text: string, schema: Node): Analysed {
 
 export function planExpression(parsed: { expr: Expr }): { program: Program } | { error: string } {
   try {
-    const program = plan(ENV, parsed as never) as unknown as (bindings: Record<string, CelInput>) => unknown;
+    const { cel, env } = celLibrary();
+    const program = cel.plan(env, parsed as never) as unknown as (bindings: Record<string, CelInput>) => unknown;
     return { program: (bindings) => program(bindings) };
   } catch (error) {
     return { error: (error as Error).message };

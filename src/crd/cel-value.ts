@@ -7,9 +7,8 @@
  * failing on them is not reported twice (the schema check reports them already).
  */
 import type { CelInput } from '@bufbuild/cel';
-import { create } from '@bufbuild/protobuf';
-import { DurationSchema, TimestampSchema } from '@bufbuild/protobuf/wkt';
 import { isPlainObject } from '../util/json.js';
+import { celLibrary } from './cel-library.js';
 
 type Node = Record<string, unknown>;
 
@@ -197,7 +196,11 @@ function timestamp(value: string): CelInput | undefined {
   const [, date, time, fraction = '', zone] = match;
   const milliseconds = Date.parse(`${date}T${time}${zone!.toUpperCase()}`);
   if (Number.isNaN(milliseconds)) return undefined;
-  return create(TimestampSchema, { seconds: BigInt(milliseconds / 1000), nanos: Number(fraction.padEnd(9, '0')) }) as unknown as CelInput;
+  const { protobuf, wkt } = celLibrary();
+  return protobuf.create(wkt.TimestampSchema, {
+    seconds: BigInt(milliseconds / 1000),
+    nanos: Number(fraction.padEnd(9, '0')),
+  }) as unknown as CelInput;
 }
 
 const DURATION_UNITS: Record<string, number> = {
@@ -224,5 +227,9 @@ function duration(value: string): CelInput | undefined {
     nanos += BigInt(whole || '0') * scale + (fraction === '' ? 0n : (BigInt(fraction) * scale) / 10n ** BigInt(fraction.length));
   }
   if (match[1] === '-') nanos = -nanos;
-  return create(DurationSchema, { seconds: nanos / 1_000_000_000n, nanos: Number(nanos % 1_000_000_000n) }) as unknown as CelInput;
+  const { protobuf, wkt } = celLibrary();
+  return protobuf.create(wkt.DurationSchema, {
+    seconds: nanos / 1_000_000_000n,
+    nanos: Number(nanos % 1_000_000_000n),
+  }) as unknown as CelInput;
 }

@@ -24,36 +24,58 @@ export interface CustomResourceSchema {
   openAPIV3Schema: JsonObject;
 }
 
+/** What a check runs: the kind's schema, and for a CRD what it says beyond it. */
+interface CheckParts {
+  validate: KindValidator;
+  /** What a CRD says beyond its JSON Schema: CEL rules, keys of keyed lists. */
+  beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }>;
+  /** A CRD's CEL rules, whose transition rules judge an update. */
+  celRules?: CelRules;
+}
+
 export class ManifestCheck {
-  private constructor(
-    private readonly validate: KindValidator,
-    /** What a CRD says beyond its JSON Schema: CEL rules, keys of keyed lists. */
-    private readonly beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }> = [],
-    /** A CRD's CEL rules, whose transition rules judge an update. */
-    private readonly celRules?: CelRules,
-  ) {}
+  private parts: CheckParts | undefined;
+
+  private constructor(private readonly make: () => CheckParts) {}
 
   /** The check of one kind, or undefined when kubernetes-models has no model for it. */
   static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
     const model = kubeModel(apiVersion, kind);
-    return model === undefined ? undefined : new ManifestCheck(model.validate);
+    return model === undefined ? undefined : new ManifestCheck(() => ({ validate: model.validate, beyondSchema: [] }));
   }
 
-  /** The check of a custom resource: its CRD's schema, its CEL rules (those a create can check; transition rules for an update) and the keys of its keyed lists. */
+  /**
+   * The check of a custom resource: its CRD's schema, its CEL rules (those a create can check;
+   * transition rules for an update) and the keys of its keyed lists. Compiled on first use (or by
+   * compile()): a server starts without loading CEL or compiling every CRD its bundles hold.
+   */
   static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
-    const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
-    const celRules = CelRules.compile(resource.openAPIV3Schema);
-    return new ManifestCheck(
-      (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
-      [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
-      celRules,
-    );
+    return new ManifestCheck(() => {
+      const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
+      const celRules = CelRules.compile(resource.openAPIV3Schema);
+      return {
+        validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
+        beyondSchema: [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
+        celRules,
+      };
+    });
+  }
+
+  /** Compiles now rather than on the first check, e.g. to fail early on a broken schema. */
+  compile(): this {
+    this.parts ??= this.make();
+    return this;
+  }
+
+  private get compiled(): CheckParts {
+    return this.compile().parts!;
   }
 
   /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
   problems(manifest: unknown): Problem[] {
-    const errors = this.validate(manifest) as ErrorObject[];
-    if (errors.length === 0 && this.beyondSchema.length === 0) return [];
+    const { validate, beyondSchema } = this.compiled;
+    const errors = validate(manifest) as ErrorObject[];
+    if (errors.length === 0 && beyondSchema.length === 0) return [];
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
     const atPath = new Map<string, ErrorObject[]>();
@@ -80,25 +102,26 @@ export class ManifestCheck {
       });
     }
     // A rule's `message` is its problem's detail, as the API server says it.
-    for (const check of this.beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
+    for (const check of beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
     return distinctProblems(problems);
   }
 
   /** A CRD's transition rules, where they point: what an update may not change beyond the schema. */
   get transitionRules(): readonly TransitionRule[] {
-    return this.celRules?.transitionRules ?? [];
+    return this.compiled.celRules?.transitionRules ?? [];
   }
 
   /** A CRD's transition rules this library cannot run: an update may break them unseen. */
   get uncheckedTransitionRules(): readonly SkippedRule[] {
-    return this.celRules?.skipped.filter((rule) => rule.transition) ?? [];
+    return this.compiled.celRules?.skipped.filter((rule) => rule.transition) ?? [];
   }
 
   /** What an update from `before` to `after` breaks beyond the schema: a CRD's transition rules; none for built-in kinds. */
   transitionProblems(before: unknown, after: unknown): Problem[] {
-    if (this.celRules === undefined) return [];
+    const { celRules } = this.compiled;
+    if (celRules === undefined) return [];
     // As in problems(): a rule's message is the detail, pointed into `after`.
-    return distinctProblems(this.celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
+    return distinctProblems(celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
   }
 }
 

@@ -1,10 +1,13 @@
 /** Rules for `$values`: refinements of the generated input schema, keyed by placeholder path. */
 import { Ajv } from 'ajv';
-import { addFormats } from '../../schema/input-validator.js';
+import addFormatsModule from 'ajv-formats';
 import { isPlainObject } from '../../util/json.js';
 import type { SectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
+// ajv-formats is CommonJS; its default export arrives wrapped under NodeNext resolution. Imported here,
+// not where the server compiles, which takes its formats from kube-formats.ts and so starts without it.
+const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 const HINT = 'write "$values": { "<path read by a placeholder>": { "schema": { ...JSON Schema... }, "required": true } }';
 // The same formats as the validators the server compiles, so that a refinement means the same here.
 const metaValidator = addFormats(new Ajv({ strict: false }));
