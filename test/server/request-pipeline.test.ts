@@ -6,7 +6,8 @@
  */
 import { pino } from 'pino';
 import { AggregatorRegistry, Histogram, Registry } from 'prom-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Router from '@koa/router';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ApiKeys } from '../../src/server/api-keys.js';
 import { LabelledHistogram } from '../../src/server/histogram.js';
 import { requestLog, type RequestLogFields } from '../../src/server/pipeline/access-log.js';
@@ -138,5 +139,19 @@ describe('hot routes', () => {
     expect(upper.status).toBe(404);
     const head = await fetch(server.url + '/healthz', { method: 'HEAD', headers: { 'X-APIKEY': KEY } });
     expect(head.status).toBe(200);
+  });
+
+  it('are answered without the router, a synchronous handler (/healthz) as well as exec', async () => {
+    const match = vi.spyOn(Router.prototype, 'match');
+    try {
+      expect((await server.request('/healthz')).status).toBe(200);
+      expect((await server.request(execPath('service-resources', 'service'), { method: 'POST', json: seed })).status).toBe(200);
+      expect(match).not.toHaveBeenCalled();
+      // Any other route goes through the router, which the spy sees.
+      expect((await server.request('/readyz')).status).toBe(200);
+      expect(match).toHaveBeenCalled();
+    } finally {
+      match.mockRestore();
+    }
   });
 });

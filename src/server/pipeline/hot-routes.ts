@@ -16,6 +16,8 @@ export interface HotRoute {
 type Layer = Router['stack'][number];
 
 const noop = async () => {};
+/** What a hot route whose handler answers synchronously (/healthz) gives back: undefined would mean "not hot" and run the router too. */
+const ANSWERED: Promise<void> = Promise.resolve();
 
 /** A dispatcher that answers a hot route and returns its promise, or returns undefined for any other request. */
 export function hotRoutes(router: Router, routes: readonly HotRoute[]): (ctx: Context) => Promise<void> | undefined {
@@ -34,7 +36,7 @@ export function hotRoutes(router: Router, routes: readonly HotRoute[]): (ctx: Co
       // What the router sets for its routes, and all our code reads: the parameters and the pattern.
       (ctx as { params?: Record<string, string> }).params = layer.params(ctx.path, match.slice(1), {});
       (ctx as { _matchedRoute?: string })._matchedRoute = path;
-      return handler(ctx as never, noop) as Promise<void>;
+      return (handler(ctx as never, noop) as Promise<void> | undefined) ?? ANSWERED;
     }
     return undefined;
   };
