@@ -39,11 +39,11 @@ const SNAPSHOT_EVERY_MS = 5000;
 const KEPT_TYPES = new Set(['counter', 'histogram', 'summary']);
 
 /** In a worker: answers the primary's requests for this worker's counts. */
-export function shareWorkerMetrics(registry: Registry): void {
+export function shareWorkerMetrics(registry: () => Promise<Registry>): void {
   process.on('message', (message: SnapshotRequest) => {
     if (message?.type !== 'facetform:metrics-request') return;
-    void registry
-      .getMetricsAsJSON()
+    void registry()
+      .then((made) => made.getMetricsAsJSON())
       .then((metrics) => process.send?.({ type: 'facetform:metrics-snapshot', id: message.id, metrics } satisfies SnapshotAnswer));
   });
 }

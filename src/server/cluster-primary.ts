@@ -19,7 +19,7 @@ import {
   WORKER_ENV,
   type WorkerCapacity,
 } from './cluster-worker.js';
-import { countLogDrops } from './metrics.js';
+import { countLogDrops } from './metrics-registry.js';
 
 export interface PrimaryOptions {
   workers: number;

@@ -1,10 +1,10 @@
 /**
  * A Prometheus histogram with labels, kept in plain arrays: an observation is a bucket search and
  * three additions on the cells its caller holds, with no label hashing and no object per call, which
- * prom-client's Histogram.observe costs (issue 20). prom-client still formats it: its registry reads
- * `get()` as it reads its own histograms, and WORKERS sums it the same way.
+ * prom-client's Histogram.observe costs (issue 20). prom-client still formats it: a registry reads
+ * `get()` as it reads its own histograms (registerMetric), and WORKERS sums it the same way.
  */
-import type { MetricObjectWithValues, MetricValueWithName, Registry } from 'prom-client';
+import type { MetricObjectWithValues, MetricValueWithName } from 'prom-client';
 
 /** The counts of one label set; `buckets[i]` counts observations in bucket i alone, the last one +Inf. */
 export interface HistogramCells {
@@ -23,10 +23,7 @@ export class LabelledHistogram {
     readonly name: string,
     readonly help: string,
     private readonly upperBounds: readonly number[],
-    registry: Registry,
-  ) {
-    registry.registerMetric(this as never);
-  }
+  ) {}
 
   /** The cells of one label set, made on first use; `key` names the set (the caller's own map key). */
   cellsFor(key: string, labels: Record<string, string>): HistogramCells {
@@ -62,7 +59,12 @@ export class LabelledHistogram {
     return metric as unknown as MetricObjectWithValues<MetricValueWithName<string>>;
   }
 
+  /** Zeroes the counts in place: callers keep the cells they were given. */
   reset(): void {
-    this.cells.clear();
+    for (const cells of this.cells.values()) {
+      cells.buckets.fill(0);
+      cells.sum = 0;
+      cells.count = 0;
+    }
   }
 }

@@ -71,7 +71,8 @@ describe('the histograms kept in arrays', () => {
 
   function both() {
     const oursRegistry = new Registry();
-    const ours = new LabelledHistogram('h_seconds', 'help text', buckets, oursRegistry);
+    const ours = new LabelledHistogram('h_seconds', 'help text', buckets);
+    oursRegistry.registerMetric(ours as never);
     const theirsRegistry = new Registry();
     const theirs = new Histogram({ name: 'h_seconds', help: 'help text', labelNames: ['route'], buckets, registers: [theirsRegistry] });
     for (const [route, value] of observations) {

@@ -50,7 +50,7 @@ export function healthRoutes(router: Router, state: ServerState): void {
         `the metrics of the whole server could not be gathered: ${(error as Error).message}`,
       );
     }
-    ctx.type = state.metrics.registry.contentType;
+    ctx.type = (await state.metrics.registry()).contentType;
     ctx.body = text;
   });
 }
