@@ -60,8 +60,7 @@ export function countJsonValues(value: unknown, pointerLength = 0, stopAbove = I
     const length = lengths.pop()!;
     count += 1 + Math.floor(length / POINTER_CHARACTERS_PER_VALUE);
     if (typeof node !== 'object' || node === null) continue;
-    for (const key in node) {
-      if (!Object.hasOwn(node, key)) continue;
+    for (const key of Object.keys(node)) {
       nodes.push((node as Record<string, unknown>)[key]);
       lengths.push(length + 1 + key.length);
     }

@@ -15,59 +15,61 @@ import { HttpProblem } from '../problem.js';
 
 const REPORTED = 10;
 
-/** A value of the body on the walk: its pointer is made from its parents only when it breaks a limit. */
-interface Visit {
-  node: unknown;
-  parent: Visit | undefined;
-  key: string;
-}
-
 /** Members of the body with limits of their own: MAX_VALUES_ENTRIES and MAX_RESOURCES. */
 const COUNTED_APART = new Set(['values', 'resources']);
 
-function pointerOf(visit: Visit): string {
-  const keys: string[] = [];
-  for (let at: Visit | undefined = visit; at?.parent !== undefined; at = at.parent) keys.push(escapePointerSegment(cut(at.key, 64)));
-  return keys
-    .reverse()
-    .map((key) => `/${key}`)
-    .join('');
+type SizeLimits = Pick<RequestLimits, 'maxStringLength' | 'maxItems'>;
+
+/** The pointer of the member at `keys` (the names from the body down to it), each name cut to a readable length. */
+function pointerOf(keys: readonly string[]): string {
+  let pointer = '';
+  for (const key of keys) pointer += `/${escapePointerSegment(cut(key, 64))}`;
+  return pointer;
 }
 
-export function sizeProblems(body: unknown, limits: Pick<RequestLimits, 'maxStringLength' | 'maxItems'>): Problem[] {
+/**
+ * Every string, member name and array or object over its limit, depth first with the later members
+ * of an object first, at most REPORTED of them. The walk keeps only the names above the value it is
+ * at: a pointer is made when a limit is broken, not for every member (issue 20).
+ */
+export function sizeProblems(body: unknown, limits: SizeLimits): Problem[] {
   const problems: Problem[] = [];
-  const stack: Visit[] = [{ node: body, parent: undefined, key: '' }];
-  while (stack.length > 0 && problems.length < REPORTED) {
-    const visit = stack.pop()!;
-    const { node } = visit;
-    if (typeof node === 'string') {
-      if (node.length > limits.maxStringLength)
-        problems.push({ pointer: pointerOf(visit), detail: `is ${node.length} characters long; at most ${limits.maxStringLength}` });
-    } else if (typeof node === 'object' && node !== null) {
-      const keys = Object.keys(node);
-      const topLevel = visit.parent !== undefined && visit.parent.parent === undefined;
-      if (keys.length > limits.maxItems && !(topLevel && COUNTED_APART.has(visit.key))) {
-        // What is inside is not looked at: the whole array or object is over the limit.
-        problems.push({
-          pointer: pointerOf(visit),
-          detail: `has ${keys.length} ${Array.isArray(node) ? 'items' : 'members'}; at most ${limits.maxItems}`,
-        });
-        continue;
-      }
-      for (const key of keys) {
-        const value = (node as Record<string, unknown>)[key];
-        const child: Visit = { node: value, parent: visit, key };
-        if (key.length > limits.maxStringLength)
-          problems.push({
-            pointer: pointerOf(child),
-            detail: `is a member name ${key.length} characters long; at most ${limits.maxStringLength}`,
-          });
-        // Numbers, booleans and null have no limit to break.
-        if (typeof value === 'string' || (typeof value === 'object' && value !== null)) stack.push(child);
-      }
+  walk(body, [], limits, problems);
+  return problems.slice(0, REPORTED);
+}
+
+function walk(node: unknown, keys: string[], limits: SizeLimits, problems: Problem[]): void {
+  if (typeof node === 'string') {
+    if (node.length > limits.maxStringLength)
+      problems.push({ pointer: pointerOf(keys), detail: `is ${node.length} characters long; at most ${limits.maxStringLength}` });
+    return;
+  }
+  if (typeof node !== 'object' || node === null) return; // numbers, booleans and null have no limit to break
+  const names = Object.keys(node);
+  if (names.length > limits.maxItems && !(keys.length === 1 && COUNTED_APART.has(keys[0]!))) {
+    // What is inside is not looked at: the whole array or object is over the limit.
+    const what = Array.isArray(node) ? 'items' : 'members';
+    problems.push({ pointer: pointerOf(keys), detail: `has ${names.length} ${what}; at most ${limits.maxItems}` });
+    return;
+  }
+  for (const name of names) {
+    if (name.length > limits.maxStringLength) {
+      keys.push(name);
+      problems.push({
+        pointer: pointerOf(keys),
+        detail: `is a member name ${name.length} characters long; at most ${limits.maxStringLength}`,
+      });
+      keys.pop();
     }
   }
-  return problems.slice(0, REPORTED);
+  for (let index = names.length - 1; index >= 0 && problems.length < REPORTED; index--) {
+    const name = names[index]!;
+    const value = (node as Record<string, unknown>)[name];
+    if (typeof value !== 'string' && (typeof value !== 'object' || value === null)) continue;
+    keys.push(name);
+    walk(value, keys, limits, problems);
+    keys.pop();
+  }
 }
 
 /** What a breach of MAX_VALUES_NODES by a whole body says. */
