@@ -8,12 +8,12 @@ COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY tsconfig.json ./
 COPY bin ./bin
-COPY scripts/bundle.mjs ./scripts/bundle.mjs
+COPY scripts/pack.mjs ./scripts/pack.mjs
 COPY src ./src
 COPY repos ./repos
 COPY dist ./dist
 # Builds nothing new for released versions; fails if repos/ changed without a release.
-RUN npx tsc -p tsconfig.json && node scripts/bundle.mjs && node bin/facetform.js build
+RUN npx tsc -p tsconfig.json && node scripts/pack.mjs && node bin/facetform.js build
 
 # Runtime: production dependencies only (serving needs no compiler), as the unprivileged node user.
 FROM node:20-bookworm-slim AS runtime

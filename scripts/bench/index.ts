@@ -127,7 +127,7 @@ try {
       {
         benchmark: '',
         comparedWith,
-        figure: `p99 ${fixed(p99Ratio, 2)}x (${http.ours.p99Ms} ms vs ${http.bare.p99Ms} ms)`,
+        figure: `p99 ${fixed(p99Ratio, 2)}x (${fixed(http.ours.p99Ms)} ms vs ${fixed(http.bare.p99Ms)} ms)`,
         goal: goals ? '≤ 1.5x' : 'shown',
         met: !goals || p99Ratio <= 1.5,
       },

@@ -123,43 +123,60 @@ interface Walk {
   messages: Record<string, Messages>;
   skip: string[];
   problems: Problem[];
+  /** The pointer of the value the walk began at. */
+  base: string;
 }
 
-/** Walks `value` along `schema`, the member at `path`. */
-function walk(schema: ShapeSchema, value: unknown, path: string, pointer: string, { messages, skip, problems }: Walk): void {
+/** The pointer of the member at `segments` below the walk's start: made only for a problem, never per member. */
+function pointerOf(walk: Walk, segments: readonly string[]): string {
+  let pointer = walk.base;
+  for (const segment of segments) pointer += `/${escapePointerSegment(segment)}`;
+  return pointer;
+}
+
+/** Walks `value` along `schema`, the member at `path`, at `segments` below the walk's start. */
+function walkShape(schema: ShapeSchema, value: unknown, path: string, segments: string[], walk: Walk): void {
+  const { messages, skip, problems } = walk;
   if (!fits(schema, value)) {
-    problems.push({ pointer, detail: messages[path]!.wrong });
+    problems.push({ pointer: pointerOf(walk, segments), detail: messages[path]!.wrong });
     return;
   }
   const properties = schema.properties ?? {};
   if (isPlainObject(value)) {
-    for (const [name, member] of Object.entries(properties)) {
+    for (const name of Object.keys(properties)) {
       const at = `${path}/${name}`;
       if (skip.includes(at)) continue;
       const child = value[name];
-      const where = `${pointer}/${escapePointerSegment(name)}`;
-      if (child !== undefined) walk(member, child, at, where, { messages, skip, problems });
-      else if (schema.required?.includes(name)) problems.push({ pointer: where, detail: messages[at]!.missing ?? messages[at]!.wrong });
+      segments.push(name);
+      if (child !== undefined) walkShape(properties[name]!, child, at, segments, walk);
+      else if (schema.required?.includes(name))
+        problems.push({ pointer: pointerOf(walk, segments), detail: messages[at]!.missing ?? messages[at]!.wrong });
+      segments.pop();
     }
     const entries = schema.additionalProperties;
     if (entries === undefined || skip.includes(`${path}/*`)) return;
     for (const key of Object.keys(value)) {
       if (Object.hasOwn(properties, key)) continue;
-      const where = `${pointer}/${escapePointerSegment(key)}`;
-      if (entries === false) problems.push({ pointer: where, detail: messages[path]!.unknown!(Object.keys(properties)) });
-      else walk(entries, value[key], `${path}/*`, where, { messages, skip, problems });
+      segments.push(key);
+      if (entries === false)
+        problems.push({ pointer: pointerOf(walk, segments), detail: messages[path]!.unknown!(Object.keys(properties)) });
+      else walkShape(entries, value[key], `${path}/*`, segments, walk);
+      segments.pop();
     }
   } else if (Array.isArray(value) && schema.items !== undefined && !skip.includes(`${path}/*`)) {
-    const items = schema.items;
-    value.forEach((item, index) => walk(items, item, `${path}/*`, `${pointer}/${index}`, { messages, skip, problems }));
+    for (let index = 0; index < value.length; index++) {
+      segments.push(String(index));
+      walkShape(schema.items, value[index], `${path}/*`, segments, walk);
+      segments.pop();
+    }
   }
 }
 
 /** The problems of `value` as the member at `path` of a body, pointed at by `pointer`. */
 function check(schema: ShapeSchema, messages: Walk['messages'], value: unknown, path = '', pointer = path, skip: string[] = []): Problem[] {
-  const problems: Problem[] = [];
-  walk(schema, value, path, pointer, { messages, skip, problems });
-  return problems;
+  const walk: Walk = { messages, skip, problems: [], base: pointer };
+  walkShape(schema, value, path, [], walk);
+  return walk.problems;
 }
 
 /** What is wrong with the shape of an exec body: facets strings, values objects, globalvars strings. */

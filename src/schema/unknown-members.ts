@@ -18,7 +18,10 @@ export class MemberWalker {
   private readonly properties = new Map<string, Schema[]>();
   private readonly additional: Schema[] = [];
   private readonly items: Schema[] = [];
-  private readonly children = new Map<string, MemberWalker>();
+  /** Walkers of the members, made on first use: a member's by its name, then any other member's, then an item's. */
+  private readonly memberWalkers = new Map<string, MemberWalker>();
+  private additionalWalker: MemberWalker | undefined;
+  private itemWalker: MemberWalker | undefined;
 
   constructor(
     schemas: Schema[],
@@ -59,10 +62,18 @@ export class MemberWalker {
     if (properties) this.closed = true;
   }
 
-  private child(key: string, schemas: Schema[]): MemberWalker {
-    let walker = this.children.get(key);
-    if (walker === undefined) this.children.set(key, (walker = new MemberWalker(schemas, this.definitions)));
-    return walker;
+  /** The walker of member `key`, or undefined when its object does not know it. No string is built per member. */
+  private memberWalker(key: string): MemberWalker | undefined {
+    const made = this.memberWalkers.get(key);
+    if (made !== undefined) return made;
+    const known = this.properties.get(key);
+    if (known !== undefined) {
+      const walker = new MemberWalker(known, this.definitions);
+      this.memberWalkers.set(key, walker);
+      return walker;
+    }
+    if (this.additional.length === 0) return undefined;
+    return (this.additionalWalker ??= new MemberWalker(this.additional, this.definitions));
   }
 
   /** Adds the pointer of every unknown member under `value` to `found`. */
@@ -76,7 +87,7 @@ export class MemberWalker {
     if (this.any || found.length >= UNKNOWN_MEMBER_LIMIT || typeof value !== 'object' || value === null) return;
     if (Array.isArray(value)) {
       if (this.items.length === 0) return;
-      const items = this.child('[]', this.items);
+      const items = (this.itemWalker ??= new MemberWalker(this.items, this.definitions));
       for (let index = 0; index < value.length; index++) {
         path.push(String(index));
         items.visit(value[index], path, found);
@@ -84,11 +95,8 @@ export class MemberWalker {
       }
       return;
     }
-    for (const key in value) {
-      if (!Object.hasOwn(value, key)) continue;
-      const known = this.properties.get(key);
-      const walker =
-        known !== undefined ? this.child(`.${key}`, known) : this.additional.length > 0 ? this.child('*', this.additional) : undefined;
+    for (const key of Object.keys(value)) {
+      const walker = this.memberWalker(key);
       if (walker !== undefined) {
         if (walker.any) continue;
         path.push(key);
