@@ -1,8 +1,10 @@
 /**
- * API keys. Only sha256 hashes are kept, in memory and in API_KEYS_FILE; a presented key is hashed
- * and compared with every known hash using crypto.timingSafeEqual, without stopping at a match, so
- * the time taken says nothing about which keys exist. A key found valid is remembered, so that a
- * caller's next requests skip the hash (issue 20); see `identify`.
+ * API keys. The configured keys are kept as sha256 hashes only, in memory and in API_KEYS_FILE; a
+ * presented key is hashed and compared with every known hash using crypto.timingSafeEqual, without
+ * stopping at a match, so the time taken says nothing about which keys exist. A key found valid is
+ * remembered as presented (as its requests hold it anyway) until the keys are replaced, so that a
+ * caller's next requests skip the hash (issue 20); see `identify`. A heap dump of a serving process
+ * therefore holds the keys in use, as it holds any request in flight.
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
