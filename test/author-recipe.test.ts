@@ -40,7 +40,7 @@ async function sh(
   }
 }
 
-/** A copy of the project's working tree as git sees it (tracked and untracked files, not ignored ones), node_modules linked, lib/ compiled. */
+/** A copy of the project's working tree as git sees it (tracked and untracked files, not ignored ones), node_modules linked, lib/ compiled and packed. */
 async function projectCopy(): Promise<string> {
   const dir = tempDir('facetform-author-');
   const files = (
@@ -53,8 +53,11 @@ async function projectCopy(): Promise<string> {
     cpSync(path.join(ROOT, file), path.join(dir, file));
   }
   symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+  // What `npm run compile` does: tsc into lib/, then the CLI packed into lib/packed/.
   const tsc = await sh(dir, process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json']);
   expect(tsc.code, `tsc in the copy:\n${tsc.stdout}${tsc.stderr}`).toBe(0);
+  const pack = await sh(dir, process.execPath, ['scripts/pack.mjs']);
+  expect(pack.code, `pack in the copy:\n${pack.stdout}${pack.stderr}`).toBe(0);
   return dir;
 }
 
