@@ -25,12 +25,16 @@ export class LabelledHistogram {
     private readonly upperBounds: readonly number[],
   ) {}
 
-  /** The cells of one label set, made on first use; `key` names the set (the caller's own map key). */
-  cellsFor(key: string, labels: Record<string, string>): HistogramCells {
-    let found = this.cells.get(key);
-    if (found === undefined)
-      this.cells.set(key, (found = { labels, buckets: new Float64Array(this.upperBounds.length + 1), sum: 0, count: 0 }));
-    return found;
+  /** The cells of the label set named `key`, if any observation made them. */
+  cellsAt(key: string): HistogramCells | undefined {
+    return this.cells.get(key);
+  }
+
+  /** Makes the cells of the label set named `key`: a caller looks them up first, so that no labels are built per observation. */
+  addCells(key: string, labels: Record<string, string>): HistogramCells {
+    const cells = { labels, buckets: new Float64Array(this.upperBounds.length + 1), sum: 0, count: 0 };
+    this.cells.set(key, cells);
+    return cells;
   }
 
   observe(cells: HistogramCells, value: number): void {
@@ -57,6 +61,24 @@ export class LabelledHistogram {
     }
     const metric = { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
     return metric as unknown as MetricObjectWithValues<MetricValueWithName<string>>;
+  }
+
+  /**
+   * The observations per label set as a Prometheus counter (`name`): a request count is a duration
+   * histogram's count, so it is read from the same cells rather than kept twice.
+   */
+  countsAs(name: string, help: string) {
+    return {
+      name,
+      help,
+      type: 'counter',
+      aggregator: 'sum',
+      get: async () => {
+        const values = [...this.cells.values()].map((cells) => ({ labels: { ...cells.labels }, value: cells.count }));
+        return { name, help, type: 'counter', values, aggregator: 'sum' } as unknown as MetricObjectWithValues<MetricValueWithName<string>>;
+      },
+      reset: () => {},
+    };
   }
 
   /** Zeroes the counts in place: callers keep the cells they were given. */

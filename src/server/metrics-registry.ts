@@ -5,7 +5,7 @@
  * event loop) are collected from then on; the request metrics were counted all along (metrics.ts).
  */
 import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
-import type { HistogramCells, LabelledHistogram } from './histogram.js';
+import type { LabelledHistogram } from './histogram.js';
 import { logLinesDropped } from './log-sink.js';
 
 /** Log lines this process dropped, in `registry`: every worker's and the primary's, summed with WORKERS. */
@@ -24,26 +24,12 @@ export function countLogDrops(registry: Registry): void {
   });
 }
 
-/** Per method, route and status: the duration cells, and how many of their requests the counter has taken. */
-export type RequestCounts = Map<string, { cells: HistogramCells; counted: number }>;
-
-export function metricsRegistry(histograms: LabelledHistogram[], requests: RequestCounts): Registry {
+export function metricsRegistry(renderDuration: LabelledHistogram, requestDuration: LabelledHistogram): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  for (const histogram of histograms) registry.registerMetric(histogram as never);
-  new Counter({
-    name: 'facetform_http_requests_total',
-    help: 'HTTP requests by method, route and status.',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-    collect() {
-      for (const entry of requests.values()) {
-        if (entry.cells.count === entry.counted) continue;
-        this.inc(entry.cells.labels, entry.cells.count - entry.counted);
-        entry.counted = entry.cells.count;
-      }
-    },
-  });
+  registry.registerMetric(renderDuration as never);
+  registry.registerMetric(requestDuration as never);
+  registry.registerMetric(requestDuration.countsAs('facetform_http_requests_total', 'HTTP requests by method, route and status.') as never);
   countLogDrops(registry);
   return registry;
 }

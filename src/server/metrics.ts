@@ -6,8 +6,7 @@
  * the registry, on first use (metrics-registry.ts).
  */
 import type { Registry } from 'prom-client';
-import { type HistogramCells, LabelledHistogram } from './histogram.js';
-import type { RequestCounts } from './metrics-registry.js';
+import { LabelledHistogram } from './histogram.js';
 
 export interface Metrics {
   /** This process's registry, made on first use. */
@@ -26,7 +25,6 @@ export function createMetrics(): Metrics {
     'Time to validate and render one exec request, by collection.',
     [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.05],
   );
-  const renderCells = new Map<string, HistogramCells>();
   // The latency a caller sees, from the start of the request pipeline to the answer handed to Node, by route
   // (the pattern, never the path) and status; the buckets reach the slowest an answer may be.
   const requestDuration = new LabelledHistogram(
@@ -34,25 +32,19 @@ export function createMetrics(): Metrics {
     'Time from receiving an HTTP request to handing its answer to Node, by method, route and status.',
     [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 10],
   );
-  const requests: RequestCounts = new Map();
   let made: Promise<Registry> | undefined;
   const registry = () =>
-    (made ??= import('./metrics-registry.js').then(({ metricsRegistry }) => metricsRegistry([renderDuration, requestDuration], requests)));
+    (made ??= import('./metrics-registry.js').then(({ metricsRegistry }) => metricsRegistry(renderDuration, requestDuration)));
   return {
     registry,
     scrape: async () => (await registry()).metrics(),
     observeRequest(method, route, status, seconds) {
       const key = `${method}\u0000${route}\u0000${status}`;
-      let entry = requests.get(key);
-      if (entry === undefined) {
-        const labels = { method, route, status: String(status) };
-        requests.set(key, (entry = { cells: requestDuration.cellsFor(key, labels), counted: 0 }));
-      }
-      requestDuration.observe(entry.cells, seconds);
+      const cells = requestDuration.cellsAt(key) ?? requestDuration.addCells(key, { method, route, status: String(status) });
+      requestDuration.observe(cells, seconds);
     },
     observeRender(collection, seconds) {
-      let cells = renderCells.get(collection);
-      if (cells === undefined) renderCells.set(collection, (cells = renderDuration.cellsFor(collection, { collection })));
+      const cells = renderDuration.cellsAt(collection) ?? renderDuration.addCells(collection, { collection });
       renderDuration.observe(cells, seconds);
     },
   };

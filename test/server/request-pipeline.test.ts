@@ -76,7 +76,7 @@ describe('the histograms kept in arrays', () => {
     const theirsRegistry = new Registry();
     const theirs = new Histogram({ name: 'h_seconds', help: 'help text', labelNames: ['route'], buckets, registers: [theirsRegistry] });
     for (const [route, value] of observations) {
-      ours.observe(ours.cellsFor(route, { route }), value);
+      ours.observe(ours.cellsAt(route) ?? ours.addCells(route, { route }), value);
       theirs.labels(route).observe(value);
     }
     return { oursRegistry, theirsRegistry };

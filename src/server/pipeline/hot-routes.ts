@@ -15,7 +15,8 @@ export interface HotRoute {
 
 type Layer = Router['stack'][number];
 
-const noop = async () => {};
+/** The `next` of a route that is last in its chain. */
+export const noop = async () => {};
 /** What a hot route whose handler answers synchronously (/healthz) gives back: undefined would mean "not hot" and run the router too. */
 const ANSWERED: Promise<void> = Promise.resolve();
 

@@ -12,14 +12,12 @@ import type { ServerState } from '../state.js';
 import { requestLog, routeOf } from './access-log.js';
 import { checkApiKey } from './api-key.js';
 import { answerError, answerProblemsLeft } from './errors.js';
-import { type HotRoute, hotRoutes } from './hot-routes.js';
+import { type HotRoute, hotRoutes, noop } from './hot-routes.js';
 import { holdAnswer } from './inflight-answers.js';
 import { rateLimitStep } from './rate-limit.js';
 import { assignRequestId } from './request-id.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { answerUnknownMethod } from './unknown-methods.js';
-
-const noop = async () => {};
 
 export function requestPipeline(state: ServerState, router: Router, hot: readonly HotRoute[]): Middleware {
   const routes = router.routes();
