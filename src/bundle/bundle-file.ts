@@ -18,26 +18,37 @@ export class BundleLoadError extends Error {
 
 /** The bundle in `file`, its format, release and digest checked; a BundleLoadError names what is wrong. */
 export function readBundleFile(file: string): Bundle {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    throw new BundleLoadError(file, `cannot be read (${(error as Error).message}); rebuild it with \`npm run build\``);
+  }
+  return parseBundle(text, file);
+}
+
+/** A bundle's text as read from `where` (a file, or a registry's artifact), checked as readBundleFile does. */
+export function parseBundle(text: string, where: string): Bundle {
   let bundle: Bundle;
   try {
-    bundle = JSON.parse(readFileSync(file, 'utf8')) as Bundle;
+    bundle = JSON.parse(text) as Bundle;
   } catch (error) {
-    throw new BundleLoadError(file, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
+    throw new BundleLoadError(where, `cannot be read as JSON (${(error as Error).message}); rebuild it with \`npm run build\``);
   }
   const { repository } = bundle ?? {};
   if (bundle?.format !== BUNDLE_FORMAT || !Array.isArray(bundle.collections) || typeof repository !== 'object' || repository === null) {
-    throw new BundleLoadError(file, `is not a ${BUNDLE_FORMAT} bundle`);
+    throw new BundleLoadError(where, `is not a ${BUNDLE_FORMAT} bundle`);
   }
   const digest = digestOf(bundle);
   if (digest !== bundle.digest) {
     const recorded = `recorded ${bundle.digest}, computed ${digest}`;
-    throw new BundleLoadError(file, `content does not match its digest (${recorded}); the file was changed after the build`);
+    throw new BundleLoadError(where, `content does not match its digest (${recorded}); the file was changed after the build`);
   }
   // Releases are ordered by semver, which knows no other version; a build writes only releases.
   const { release } = repository;
   if (typeof release !== 'string' || !isRelease(release)) {
     const rebuild = 'rebuild it with `npm run build`';
-    throw new BundleLoadError(file, `repository.release ${JSON.stringify(release)} is not a release (semver, e.g. "1.0.0"); ${rebuild}`);
+    throw new BundleLoadError(where, `repository.release ${JSON.stringify(release)} is not a release (semver, e.g. "1.0.0"); ${rebuild}`);
   }
   return bundle;
 }

@@ -5,6 +5,7 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { compareReleases, isRelease } from '../release/release.js';
+import type { Bundle } from './bundle.js';
 import { BundleLoadError } from './bundle-file.js';
 
 export const INDEX_FILE = 'index.json';
@@ -66,6 +67,21 @@ export function readIndexFile(distDir: string): DistIndex {
     );
   }
   return index;
+}
+
+/** The index's entry for a bundle first built on `date`. */
+export function indexEntryOf(bundle: Bundle, date: string): IndexEntry {
+  const { name, vendor, apiVersion, release } = bundle.repository;
+  return {
+    repository: name,
+    vendor,
+    apiVersion,
+    release,
+    date,
+    digest: bundle.digest,
+    path: path.posix.join(name, apiVersion, release, BUNDLE_FILE),
+    collections: bundle.collections.map((collection) => collection.name),
+  };
 }
 
 /** Where one release's bundle lies in dist/. */

@@ -21,6 +21,13 @@ export const USAGE = `Usage:
   facetform argocd generate                      the manifests of the request files in the working folder, as Argo CD's
                                                  config management plugin (PARAM_STRICT, PARAM_REQUESTS, PARAM_SERVER,
                                                  PARAM_API_KEY_ENV)
+  facetform push   <repository>[/<apiVersion>][@<release>] oci://HOST/PATH [--sign KEY] [--bundles DIR] [--insecure]
+                   [--username USER --password-stdin]
+                                                 releases from the bundles folder to an OCI registry, signed with --sign
+  facetform pull   <repository>[/<apiVersion>][@<release>] oci://HOST/PATH [--trust-key FILE] [--bundles DIR] [--insecure]
+                   [--username USER --password-stdin]
+                                                 a release from an OCI registry into the bundles folder, digests and
+                                                 (with a trust key) its signature checked
   facetform serve                                serve the exec API (configured by environment, see README)
   facetform dev    [--repos DIR] [--port N]      serve the working tree of repos/ as an unreleased preview, rebuilt on every save
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
@@ -42,6 +49,8 @@ const commands: Record<string, () => Promise<Command>> = {
   krm: async () => (await import('./krm-command.js')).runKrm,
   generate: async () => (await import('./generate-command.js')).runGenerate,
   argocd: async () => (await import('./argocd-command.js')).runArgocd,
+  push: async () => (await import('./push-command.js')).runPush,
+  pull: async () => (await import('./pull-command.js')).runPull,
 };
 
 export async function main(argv: string[], io: Io = processIo): Promise<number> {

@@ -3,15 +3,25 @@
  * WORKERS=n this process becomes the primary of n workers; otherwise it serves itself.
  */
 import path from 'node:path';
-import { pino } from 'pino';
+import { type Logger, pino } from 'pino';
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
 import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
-import { announceListening, isWorker, KEY_FROM_PRIMARY_ENV, onCapacity, receiveKey, reportStartFailure } from '../server/cluster-worker.js';
+import {
+  announceListening,
+  isWorker,
+  KEY_FROM_PRIMARY_ENV,
+  onCapacity,
+  onRegistryStatus,
+  receiveKey,
+  reportStartFailure,
+} from '../server/cluster-worker.js';
 import { ConfigError, readConfig, type ServerConfig } from '../server/config.js';
 import { createLogSink } from '../server/log-sink.js';
-import { reload } from '../server/reload.js';
+import { reload, reloadBundles } from '../server/reload.js';
+import { placeText } from '../oci/reference.js';
+import { newRegistryStatus, type RegistryStatus } from '../server/registry-status.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
 import { skipMetaSchemaCheck } from '../schema/input-validator.js';
 import { counted } from '../util/text.js';
@@ -34,7 +44,7 @@ async function prepareBundles(config: ServerConfig, io: Io): Promise<{ distDir: 
       const built = await ensureBuilt(path.join(PROJECT_ROOT, 'repos'), distDir);
       if (built !== undefined) io.err(`${built}\n`);
     }
-    return { distDir, registry: loadRegistry(distDir) };
+    return { distDir, registry: loadRegistry(distDir, config.bundlesFrom !== undefined) };
   } catch (error) {
     if (error instanceof BuildFailedError || error instanceof BundleLoadError) throw new CliError(error.message, 1);
     throw error;
@@ -81,6 +91,26 @@ export function describeServed(registry: BundleRegistry): string {
   );
 }
 
+/** What makes the follower of BUNDLES_FROM, if set; a trust key or credentials that cannot be read stop the start. */
+async function followRegistry(config: ServerConfig, distDir: string, logger: Logger) {
+  const from = config.bundlesFrom;
+  if (from === undefined) return undefined;
+  const { RegistryFollower } = await import('../server/registry-follower.js');
+  const { credentialsFor } = await import('../oci/credentials.js');
+  const { readTrustedKeys } = await import('../oci/signature.js');
+  let credentials;
+  try {
+    credentials = credentialsFor(from.place.registry, process.env);
+    if (from.trustKeyFile !== undefined) readTrustedKeys(from.trustKeyFile); // said now, not at the first poll
+  } catch (error) {
+    throw new CliError(`BUNDLES_FROM: ${(error as Error).message}`);
+  }
+  if (from.trustKeyFile === undefined)
+    logger.warn({ registry: placeText(from.place) }, 'BUNDLES_FROM without TRUST_KEY_FILE: releases are served unsigned');
+  return (onAdded: () => void, onPolled?: (status: RegistryStatus) => void) =>
+    new RegistryFollower({ from, credentials, distDir, logger, onAdded, ...(onPolled === undefined ? {} : { onPolled }) });
+}
+
 /** Serves in this process until SIGTERM or SIGINT. */
 async function serve(config: ServerConfig, io: Io, distDir: string, registry: BundleRegistry, key: string | undefined): Promise<number> {
   // From here on only schemas of built bundles are compiled (a start-time build has finished).
@@ -96,6 +126,18 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     limits: config.limits,
     openRoutes: config.openRoutes,
   });
+  const follower = isWorker() ? undefined : (await followRegistry(config, distDir, logger))?.(() => reloadBundles(state, distDir, true));
+  if (follower !== undefined) {
+    state.registryStatus = follower.status;
+    state.metrics.followRegistry(() => follower.status);
+    // With nothing to serve yet, the first poll comes before listening; otherwise it runs beside serving.
+    if (registry.bundles.length === 0) await follower.start();
+    else void follower.start();
+  } else if (config.bundlesFrom !== undefined) {
+    // A worker: the primary follows the registry and sends what it knows after every poll.
+    state.registryStatus = newRegistryStatus(placeText(config.bundlesFrom.place), config.bundlesFrom.trustKeyFile !== undefined);
+    onRegistryStatus((status) => (state.registryStatus = status));
+  }
   let running: RunningServer;
   try {
     running = await startServer(state, config.port, config.host, config.timeouts);
@@ -111,9 +153,12 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     try {
       reload(state, {
         distDir,
+        emptyAllowed: config.bundlesFrom !== undefined,
         apiKeysFile: config.apiKeysFile,
         plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])],
       });
+      follower?.reloadTrust();
+      void follower?.poll();
     } catch (error) {
       logger.error({ err: error }, 'reload failed; the server goes on with what it had');
     }
@@ -131,9 +176,10 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     state.metrics.scrape = workerMetrics.scrapeFromPrimary;
     onCapacity((capacity) => (state.workers = capacity));
     announceListening(running.url);
-  } else io.err(`facetform serving ${describeServed(registry)} on ${running.url}\n`);
+  } else io.err(`facetform serving ${describeServed(state.registry)} on ${running.url}\n`);
   const signal = await stopped;
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
+  follower?.stop();
   await running.close(config.shutdownTimeoutMs);
   logger.info('stopped');
   await logSink.close(1000); // what stdout does not take within a second is dropped
@@ -151,7 +197,7 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     try {
       let registry: BundleRegistry;
       try {
-        registry = loadRegistry(config.bundlesDir!);
+        registry = loadRegistry(config.bundlesDir!, config.bundlesFrom !== undefined);
       } catch (error) {
         if (error instanceof BundleLoadError) throw new CliError(`worker ${process.pid}: ${error.message}`, 1);
         throw error;
@@ -171,14 +217,21 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
   loadKeys(config, key); // a key file that cannot be read stops the start here, not in every worker
   // The primary's log goes where the workers' goes, and no more than theirs may a stuck stdout stop it.
   const logSink = createLogSink();
+  const logger = pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid, role: 'primary' } }, logSink);
   const { runPrimary } = await import('../server/cluster-primary.js');
+  const follow = await followRegistry(config, distDir, logger);
   const code = await runPrimary({
     workers: config.workers,
     env: { BUNDLES_DIR: distDir },
     key,
-    onListening: (url) => io.err(`facetform serving ${describeServed(registry)} on ${url} with ${config.workers} workers\n`),
+    // Following a registry, the first poll may have added releases since the folder was read.
+    onListening: (url) =>
+      io.err(
+        `facetform serving ${describeServed(follow === undefined ? registry : loadRegistry(distDir, true))} on ${url} with ${config.workers} workers\n`,
+      ),
     say: (text) => io.err(text),
-    logger: pino({ level: config.logLevel, base: { service: 'facetform', pid: process.pid, role: 'primary' } }, logSink),
+    logger,
+    ...(follow === undefined ? {} : { follow, firstPollBeforeWorkers: registry.bundles.length === 0 }),
   });
   await logSink.close(1000);
   return code;

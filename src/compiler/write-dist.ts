@@ -20,6 +20,7 @@ import {
   BUNDLE_FILE,
   bundleFileOf,
   INDEX_FILE,
+  indexEntryOf,
   INDEX_FORMAT,
   readIndex,
   releaseBefore,
@@ -215,19 +216,7 @@ function scanBundles(outDir: string): Array<{ entry: IndexEntry; bundle: Bundle 
     for (const apiVersion of dirs(path.join(outDir, repository))) {
       for (const release of releasesInDist(outDir, repository, apiVersion)) {
         const bundle = readBundleFile(bundleFileOf(outDir, repository, apiVersion, release));
-        found.push({
-          bundle,
-          entry: {
-            repository: bundle.repository.name,
-            vendor: bundle.repository.vendor,
-            apiVersion: bundle.repository.apiVersion,
-            release: bundle.repository.release,
-            date: '',
-            digest: bundle.digest,
-            path: path.posix.join(repository, apiVersion, release, BUNDLE_FILE),
-            collections: bundle.collections.map((collection) => collection.name),
-          },
-        });
+        found.push({ bundle, entry: indexEntryOf(bundle, '') });
       }
     }
   }

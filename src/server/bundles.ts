@@ -5,7 +5,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readIndex } from '../bundle/dist-layout.js';
+import { INDEX_FILE, readIndex } from '../bundle/dist-layout.js';
 import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { REPOSITORY_FILE } from '../repository/layout.js';
@@ -49,6 +49,8 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   return `built ${stale.join(', ')} into ${distDir}`;
 }
 
-export function loadRegistry(distDir: string): BundleRegistry {
+/** The bundles of `distDir`; `emptyAllowed` (a server following a registry) takes a folder without an index as holding none. */
+export function loadRegistry(distDir: string, emptyAllowed = false): BundleRegistry {
+  if (emptyAllowed && !existsSync(path.join(distDir, INDEX_FILE))) return new BundleRegistry([]);
   return new BundleRegistry(loadBundles(distDir));
 }

@@ -15,11 +15,14 @@ import {
   KEY_FROM_PRIMARY_ENV,
   type KeyMessage,
   type ListeningMessage,
+  type RegistryStatusMessage,
   type StartFailedMessage,
   WORKER_ENV,
   type WorkerCapacity,
 } from './cluster-worker.js';
-import { countLogDrops } from './metrics-registry.js';
+import { countLogDrops, registerRegistryMetrics } from './metrics-registry.js';
+import type { RegistryFollower } from './registry-follower.js';
+import type { RegistryStatus } from './registry-status.js';
 
 export interface PrimaryOptions {
   workers: number;
@@ -32,6 +35,13 @@ export interface PrimaryOptions {
   say(text: string): void;
   /** What happens to workers while serving, as JSON lines beside the workers' own. */
   logger: Logger;
+  /**
+   * Makes the follower of BUNDLES_FROM, which the primary alone runs: it tells the workers to reload
+   * when a poll adds releases, and sends them the registry's status after every poll, for /readyz.
+   */
+  follow?: (reloadWorkers: () => void, onPolled: (status: RegistryStatus) => void) => RegistryFollower;
+  /** Whether the workers start only once the first poll ends (nothing is served before it). */
+  firstPollBeforeWorkers?: boolean;
 }
 
 /** The primary's own metrics, served with the workers' sums. */
@@ -85,6 +95,25 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       for (const worker of Object.values(cluster.workers ?? {})) if (worker?.isConnected()) worker.send(message);
     };
 
+    const sendRegistryStatus = (worker: Worker | undefined, status: RegistryStatus) => {
+      if (worker?.isConnected()) worker.send({ type: 'facetform:registry-status', status } satisfies RegistryStatusMessage);
+    };
+    // Releases added by polls so far, and how many there were when each worker was forked: a worker
+    // is signalled only once it listens (before, SIGHUP would end it), and then if it missed any.
+    let additions = 0;
+    const additionsAtFork = new Map<number, number>();
+    const follower = options.follow?.(
+      () => {
+        additions++;
+        for (const worker of Object.values(cluster.workers ?? {}))
+          if (worker !== undefined && listening.has(worker.id)) worker.process.kill('SIGHUP');
+      },
+      (status) => {
+        for (const worker of Object.values(cluster.workers ?? {})) sendRegistryStatus(worker, status);
+      },
+    );
+    if (follower !== undefined) registerRegistryMetrics(registry, () => follower.status);
+
     const fork = (): Worker => {
       const worker = cluster.fork({
         ...options.env,
@@ -106,11 +135,19 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
           everListened = true;
           if (listening.size === options.workers) lastFailure = undefined;
           tellWorkers();
+          if (follower !== undefined) sendRegistryStatus(worker, follower.status);
+          if ((additionsAtFork.get(worker.id) ?? additions) < additions) worker.process.kill('SIGHUP');
         }
       });
+      additionsAtFork.set(worker.id, additions);
       return worker;
     };
-    for (let index = 0; index < options.workers; index++) fork();
+    const forkAll = () => {
+      for (let index = 0; index < options.workers; index++) fork();
+    };
+    const firstPoll = follower?.start();
+    if (firstPoll !== undefined && options.firstPollBeforeWorkers) void firstPoll.finally(forkAll);
+    else forkAll();
 
     // A worker's 'exit' may come before the last messages on its channel (why it failed): those are
     // all read once the channel closes.
@@ -120,6 +157,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
     });
     const exited = (worker: Worker, code: number | null, signal: string | null) => {
       const wasListening = listening.delete(worker.id);
+      additionsAtFork.delete(worker.id);
       const reason = failures.get(worker.id) ?? `exited (${signal ?? code})`;
       failures.delete(worker.id);
       void clusterMetrics.retire(worker.id);
@@ -169,10 +207,13 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
 
     process.on('SIGHUP', () => {
       for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGHUP');
+      follower?.reloadTrust();
+      void follower?.poll();
     });
     const stop = () => {
       if (stopping) return;
       stopping = true;
+      follower?.stop();
       for (const timer of restarts) clearTimeout(timer);
       const workers = Object.values(cluster.workers ?? {});
       if (workers.length === 0) resolve(0);

@@ -4,6 +4,7 @@
  * worker.
  */
 import cluster from 'node:cluster';
+import type { RegistryStatus } from './registry-status.js';
 
 export const WORKER_ENV = 'FACETFORM_WORKER';
 
@@ -78,5 +79,17 @@ export function receiveKey(): Promise<string> {
     process.on('message', listen);
     // Asked for once listening: a message sent before a listener is there would be lost.
     process.send?.({ type: 'facetform:want-key' });
+  });
+}
+
+/** What the primary knows of the registry it follows (BUNDLES_FROM), sent to every worker after each poll, for /readyz. */
+export interface RegistryStatusMessage {
+  type: 'facetform:registry-status';
+  status: RegistryStatus;
+}
+
+export function onRegistryStatus(update: (status: RegistryStatus) => void): void {
+  process.on('message', (message: RegistryStatusMessage) => {
+    if (message?.type === 'facetform:registry-status') update(message.status);
   });
 }

@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { parsePlace, type RegistryPlace } from '../oci/reference.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -31,8 +32,21 @@ export interface ServerConfig {
   timeouts: ServerTimeouts;
   /** Processes serving the same port (node:cluster); 1 serves in this process. */
   workers: number;
+  /** A registry whose releases the server follows (BUNDLES_FROM); unset serves the bundles folder alone. */
+  bundlesFrom: BundlesFrom | undefined;
   /** What the environment holds that looks like a setting but is not one, to say at start. */
   warnings: string[];
+}
+
+export interface BundlesFrom {
+  place: RegistryPlace;
+  /** Plain HTTP (BUNDLES_FROM_INSECURE=true). */
+  insecure: boolean;
+  pollMs: number;
+  /** PEM public keys; with it, only releases signed by one of them are served. */
+  trustKeyFile: string | undefined;
+  /** `<repository>/<apiVersion>` to follow; unset follows what the registry's catalog lists under the path. */
+  repositories: string[] | undefined;
 }
 
 export interface RateLimit {
@@ -95,6 +109,7 @@ export const CONFIG_DEFAULTS = {
   KEEP_ALIVE_TIMEOUT_MS: '5000',
   STALL_TIMEOUT_MS: '10000',
   WORKERS: '1',
+  BUNDLES_POLL_SECONDS: '60',
 };
 
 const PERIODS: Record<string, number> = {
@@ -172,7 +187,41 @@ export const SETTINGS: readonly string[] = [
   'API_KEYS_FILE',
   'REDIS_URL',
   'OPEN_ROUTES',
+  'BUNDLES_FROM',
+  'BUNDLES_FROM_INSECURE',
+  'BUNDLES_FROM_REPOSITORIES',
+  'TRUST_KEY_FILE',
+  'REGISTRY_USERNAME',
+  'REGISTRY_PASSWORD',
 ].sort();
+
+/** BUNDLES_FROM and the settings that go with it, checked. */
+function bundlesFrom(env: NodeJS.ProcessEnv): BundlesFrom | undefined {
+  const pollMs = integer(env, 'BUNDLES_POLL_SECONDS', 1, 86_400) * 1000;
+  const trustKeyFile = env.TRUST_KEY_FILE || undefined;
+  if (trustKeyFile !== undefined && !existsSync(trustKeyFile))
+    throw new ConfigError('TRUST_KEY_FILE', `file ${trustKeyFile} does not exist`);
+  const text = env.BUNDLES_FROM || undefined;
+  if (text === undefined) {
+    const orphan = ['BUNDLES_FROM_INSECURE', 'BUNDLES_FROM_REPOSITORIES', 'TRUST_KEY_FILE'].find((name) => env[name] !== undefined);
+    if (orphan !== undefined) throw new ConfigError(orphan, 'only has a meaning with BUNDLES_FROM=oci://HOST/PATH');
+    return undefined;
+  }
+  let place: RegistryPlace;
+  try {
+    place = parsePlace(text);
+  } catch (error) {
+    throw new ConfigError('BUNDLES_FROM', (error as Error).message);
+  }
+  const insecureText = env.BUNDLES_FROM_INSECURE ?? 'false';
+  if (insecureText !== 'true' && insecureText !== 'false')
+    throw new ConfigError('BUNDLES_FROM_INSECURE', `"${insecureText}" is not true or false`);
+  const repositories = env.BUNDLES_FROM_REPOSITORIES?.split(',').map((entry) => entry.trim());
+  const bad = repositories?.find((entry) => !/^[a-z0-9][a-z0-9._-]*\/v\d+[a-z0-9]*$/.test(entry));
+  if (bad !== undefined)
+    throw new ConfigError('BUNDLES_FROM_REPOSITORIES', `"${bad}" is not <repository>/<apiVersion>, e.g. service-resources/v1`);
+  return { place, insecure: insecureText === 'true', pollMs, trustKeyFile, repositories };
+}
 
 /** Names close to a setting that users set for another reason: API_KEY is the README's and the console's name for the key a client sends. */
 const CLIENT_VARIABLES = new Set(['API_KEY']);
@@ -240,6 +289,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     openRoutes: openRoutes(env),
     logLevel,
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    bundlesFrom: bundlesFrom(env),
     warnings,
   };
 }

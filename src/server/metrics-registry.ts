@@ -4,9 +4,10 @@
  * (issue 20), and a server that is never scraped need not pay it. Process metrics (memory, CPU, GC,
  * event loop) are collected from then on; the request metrics were counted all along (metrics.ts).
  */
-import { collectDefaultMetrics, Counter, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { LabelledHistogram } from './histogram.js';
 import { logLinesDropped } from './log-sink.js';
+import type { RegistryStatus } from './registry-status.js';
 
 /** Log lines this process dropped, in `registry`: every worker's and the primary's, summed with WORKERS. */
 export function countLogDrops(registry: Registry): void {
@@ -24,12 +25,70 @@ export function countLogDrops(registry: Registry): void {
   });
 }
 
-export function metricsRegistry(renderDuration: LabelledHistogram, requestDuration: LabelledHistogram): Registry {
+export function metricsRegistry(
+  renderDuration: LabelledHistogram,
+  requestDuration: LabelledHistogram,
+  registryStatus: () => RegistryStatus | undefined,
+): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   registry.registerMetric(renderDuration as never);
   registry.registerMetric(requestDuration as never);
   registry.registerMetric(requestDuration.countsAs('facetform_http_requests_total', 'HTTP requests by method, route and status.') as never);
   countLogDrops(registry);
+  registerRegistryMetrics(registry, registryStatus);
   return registry;
+}
+
+/** The metrics of the registry followed (BUNDLES_FROM) in `registry`, read from `status()` at each scrape; none when none is followed. */
+export function registerRegistryMetrics(registry: Registry, status: () => RegistryStatus | undefined): void {
+  if (status() === undefined) return;
+  new Gauge({
+    name: 'facetform_registry_up',
+    help: 'Whether the last poll of the registry named by BUNDLES_FROM succeeded (1) or failed (0).',
+    registers: [registry],
+    collect() {
+      const reachable = status()?.reachable;
+      if (reachable !== undefined) this.set(reachable ? 1 : 0);
+    },
+  });
+  let counted = { ok: 0, failed: 0, pulled: 0 };
+  const polls = new Counter({
+    name: 'facetform_registry_polls_total',
+    help: 'Polls of the registry named by BUNDLES_FROM, by outcome.',
+    labelNames: ['outcome'],
+    registers: [registry],
+    collect() {
+      const now = status();
+      if (now === undefined) return;
+      // The follower keeps totals; the counters take what came since the last scrape.
+      polls.inc({ outcome: 'ok' }, now.polls.ok - counted.ok);
+      polls.inc({ outcome: 'failed' }, now.polls.failed - counted.failed);
+      pulled.inc(now.pulled - counted.pulled);
+      counted = { ok: now.polls.ok, failed: now.polls.failed, pulled: now.pulled };
+    },
+  });
+  const pulled = new Counter({
+    name: 'facetform_registry_releases_pulled_total',
+    help: 'Releases pulled from the registry named by BUNDLES_FROM and served.',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'facetform_registry_releases_refused',
+    help: 'Releases the registry holds that are not served: unsigned, wrongly signed or not matching their digests.',
+    registers: [registry],
+    collect() {
+      const now = status();
+      if (now !== undefined) this.set(Object.keys(now.refused).length);
+    },
+  });
+  new Gauge({
+    name: 'facetform_registry_last_success_timestamp_seconds',
+    help: 'When a poll of the registry named by BUNDLES_FROM last succeeded, in seconds since the epoch.',
+    registers: [registry],
+    collect() {
+      const last = status()?.lastSuccess;
+      if (last !== undefined) this.set(Date.parse(last) / 1000);
+    },
+  });
 }

@@ -7,6 +7,7 @@
  */
 import type { Registry } from 'prom-client';
 import { LabelledHistogram } from './histogram.js';
+import type { RegistryStatus } from './registry-status.js';
 
 export interface Metrics {
   /** This process's registry, made on first use. */
@@ -17,9 +18,12 @@ export interface Metrics {
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   /** Records one render's duration in seconds. */
   observeRender(collection: string, seconds: number): void;
+  /** Shows the registry this process follows (BUNDLES_FROM) in its metrics; with WORKERS only the primary does. */
+  followRegistry(status: () => RegistryStatus): void;
 }
 
 export function createMetrics(): Metrics {
+  let registryStatus: () => RegistryStatus | undefined = () => undefined;
   const renderDuration = new LabelledHistogram(
     'facetform_render_duration_seconds',
     'Time to validate and render one exec request, by collection.',
@@ -34,7 +38,9 @@ export function createMetrics(): Metrics {
   );
   let made: Promise<Registry> | undefined;
   const registry = () =>
-    (made ??= import('./metrics-registry.js').then(({ metricsRegistry }) => metricsRegistry(renderDuration, requestDuration)));
+    (made ??= import('./metrics-registry.js').then(({ metricsRegistry }) =>
+      metricsRegistry(renderDuration, requestDuration, registryStatus),
+    ));
   return {
     registry,
     scrape: async () => (await registry()).metrics(),
@@ -42,6 +48,9 @@ export function createMetrics(): Metrics {
       const key = `${method}\u0000${route}\u0000${status}`;
       const cells = requestDuration.cellsAt(key) ?? requestDuration.addCells(key, { method, route, status: String(status) });
       requestDuration.observe(cells, seconds);
+    },
+    followRegistry(status) {
+      registryStatus = status;
     },
     observeRender(collection, seconds) {
       const cells = renderDuration.cellsAt(collection) ?? renderDuration.addCells(collection, { collection });

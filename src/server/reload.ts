@@ -11,6 +11,8 @@ import type { ServerState } from './state.js';
 export interface ReloadSources {
   distDir: string;
   apiKeysFile?: string | undefined;
+  /** A server following a registry may have an empty folder (bundles.ts loadRegistry). */
+  emptyAllowed?: boolean;
   /** Keys from API_KEYS, which a reload keeps. */
   plainKeys?: string[] | undefined;
 }
@@ -37,10 +39,15 @@ export function reload(state: ServerState, sources: ReloadSources): ReloadOutcom
       );
     }
   }
+  outcome.bundles = reloadBundles(state, sources.distDir, sources.emptyAllowed);
+  return outcome;
+}
+
+/** Reads the bundles folder again and serves it; what fails to load is logged and the previous bundles keep serving. */
+export function reloadBundles(state: ServerState, distDir: string, emptyAllowed = false): ReloadOutcome['bundles'] {
   try {
-    const registry = loadRegistry(sources.distDir);
+    const registry = loadRegistry(distDir, emptyAllowed);
     state.registry = registry;
-    outcome.bundles = 'reloaded';
     state.logger.info(
       {
         bundles: registry.bundles.map(
@@ -49,11 +56,12 @@ export function reload(state: ServerState, sources: ReloadSources): ReloadOutcom
       },
       'reload: bundles loaded',
     );
+    return 'reloaded';
   } catch (error) {
     // Whatever went wrong, a reload must never take down a server that is serving.
     if (error instanceof BundleLoadError)
       state.logger.error({ file: error.file, reason: error.message }, 'reload: a bundle failed to load; the previous bundles keep serving');
     else state.logger.error({ err: error }, 'reload: failed; the previous bundles keep serving');
+    return 'kept';
   }
-  return outcome;
 }

@@ -7,6 +7,7 @@ import type { RequestLimits } from './config.js';
 import type { InflightBytes } from './inflight-bytes.js';
 import type { Metrics } from './metrics.js';
 import type { Preview } from './preview.js';
+import type { RegistryStatus } from './registry-status.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
 import type { SchemaFiles } from './routes/schemas.js';
 
@@ -24,6 +25,8 @@ export interface ServerState {
   metrics: Metrics;
   /** With WORKERS: how many of the wanted workers serve, as the primary last said. */
   workers?: WorkerCapacity;
+  /** The registry followed (BUNDLES_FROM): whether it answers, what was pulled and refused. */
+  registryStatus?: RegistryStatus;
   /** False until bundles are loaded and again once shutdown begins. */
   ready: boolean;
   /** Set by `facetform dev`: the answers are an unreleased preview of the working tree, marked as such. */

@@ -1,6 +1,7 @@
 /** Liveness, readiness and metrics, for probes and scrapers (metrics needs the key unless OPEN_ROUTES opens it). */
 import type Router from '@koa/router';
 import { HttpProblem } from '../problem.js';
+import type { RegistryStatus } from '../registry-status.js';
 import type { ServerState } from '../state.js';
 
 export const HEALTH_PATH = '/healthz';
@@ -11,30 +12,35 @@ export function healthRoutes(router: Router, state: ServerState): void {
   });
 
   router.get('/readyz', (ctx) => {
-    if (!state.ready)
+    const followed = state.registryStatus;
+    // Following a registry with nothing served yet: not ready until a first poll brings releases.
+    const waiting = followed !== undefined && state.registry.bundles.length === 0;
+    if (!state.ready || waiting)
       throw new HttpProblem(
         503,
         'service-unavailable',
         'Service unavailable',
-        'the server is not ready: bundles are loading or it is shutting down',
+        waiting
+          ? `the server is not ready: no release is served yet, and ${followed.source} ${followed.reachable === false ? `cannot be read (${followed.error})` : 'has not been read yet'}`
+          : 'the server is not ready: bundles are loading or it is shutting down',
       );
     const workers = state.workers;
-    // Fewer workers than wanted still serves, so still ready (taking this pod out would cut capacity
-    // further); the answer says so, for people and dashboards.
+    const registry = followed === undefined ? {} : { registry: registryDetails(followed) };
+    // Fewer workers than wanted, or a registry that cannot be read, still serves, so still ready (taking
+    // this pod out would cut capacity further, and every pod reads the same registry); the answer says so.
+    const degraded: string[] = [];
     if (workers !== undefined && workers.listening < workers.wanted) {
       const why = workers.failure === undefined ? 'a replacement is starting' : `a replacement could not start: ${workers.failure}`;
-      ctx.body = {
-        status: 'degraded',
-        bundles: state.registry.bundles.length,
-        workers: { wanted: workers.wanted, listening: workers.listening },
-        detail: `${workers.listening} of ${workers.wanted} workers serving; ${why}`,
-      };
-      return;
+      degraded.push(`${workers.listening} of ${workers.wanted} workers serving; ${why}`);
     }
+    if (followed?.reachable === false)
+      degraded.push(`${followed.source} cannot be read (${followed.error}); the releases served stay as they are`);
     ctx.body = {
-      status: 'ready',
+      status: degraded.length === 0 ? 'ready' : 'degraded',
       bundles: state.registry.bundles.length,
       ...(workers === undefined ? {} : { workers: { wanted: workers.wanted, listening: workers.listening } }),
+      ...registry,
+      ...(degraded.length === 0 ? {} : { detail: degraded.join('; ') }),
     };
   });
 
@@ -54,3 +60,15 @@ export function healthRoutes(router: Router, state: ServerState): void {
     ctx.body = text;
   });
 }
+
+/** The registry followed, as /readyz shows it. */
+const registryDetails = (status: RegistryStatus) => ({
+  source: status.source,
+  reachable: status.reachable ?? null,
+  signaturesChecked: status.verified,
+  lastPoll: status.lastPoll ?? null,
+  lastSuccess: status.lastSuccess ?? null,
+  ...(status.error === undefined ? {} : { error: status.error }),
+  pulled: status.pulled,
+  refused: status.refused,
+});

@@ -1,0 +1,68 @@
+/**
+ * Adding one release, fetched from elsewhere (a registry), to a folder of bundles: its files go in
+ * under a hidden name and are renamed into place, then the index is replaced whole, so that a server
+ * reloading the folder at any moment sees either the old set or the new one, never half a release.
+ */
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { compareReleases } from '../release/release.js';
+import type { Bundle } from './bundle.js';
+import { BundleLoadError, readBundleFile } from './bundle-file.js';
+import { bundleFileOf, type DistIndex, INDEX_FILE, INDEX_FORMAT, indexEntryOf, readIndexFile } from './dist-layout.js';
+
+/** Files by path relative to the release's folder (bundle.json, schemas/…, types/…). */
+export type ReleaseFiles = ReadonlyMap<string, Uint8Array>;
+
+/** A release's file path is kept inside its folder: plain names joined by "/", none hidden, none "..". */
+export const isReleaseFilePath = (relative: string): boolean =>
+  relative.split('/').every((part) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(part) && part !== '..');
+
+function writeAtomically(file: string, bytes: Uint8Array | string): void {
+  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+  writeFileSync(temporary, bytes);
+  renameSync(temporary, file);
+}
+
+/**
+ * Writes `bundle`'s release into `distDir` and lists it in the index. A release already there with the
+ * same digest is left as it is ('present'); one with another digest is refused: releases are immutable.
+ */
+export function addRelease(distDir: string, bundle: Bundle, files: ReleaseFiles, date: string): 'added' | 'present' {
+  const { name, apiVersion, release } = bundle.repository;
+  const bundleFile = bundleFileOf(distDir, name, apiVersion, release);
+  const folder = path.dirname(bundleFile);
+  if (existsSync(bundleFile)) {
+    const held = readBundleFile(bundleFile);
+    if (held.digest !== bundle.digest)
+      throw new BundleLoadError(
+        bundleFile,
+        `already holds release ${release} with digest ${held.digest}, not ${bundle.digest}; a release is immutable`,
+      );
+  } else {
+    const staging = path.join(path.dirname(folder), `.${release}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
+    try {
+      for (const [relative, bytes] of files) {
+        if (!isReleaseFilePath(relative)) throw new BundleLoadError(relative, 'is not a file path inside a release folder');
+        const file = path.join(staging, ...relative.split('/'));
+        mkdirSync(path.dirname(file), { recursive: true });
+        writeFileSync(file, bytes);
+      }
+      renameSync(staging, folder);
+    } finally {
+      rmSync(staging, { recursive: true, force: true });
+    }
+  }
+  const index: DistIndex = existsSync(path.join(distDir, INDEX_FILE))
+    ? readIndexFile(distDir)
+    : { format: INDEX_FORMAT, sources: {}, bundles: [] };
+  const entry = indexEntryOf(bundle, date);
+  if (index.bundles.some((listed) => listed.path === entry.path && listed.digest === entry.digest)) return 'present';
+  // The build's order (write-dist.ts): by folder name, then release.
+  const byName = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+  const bundles = [...index.bundles.filter((listed) => listed.path !== entry.path), entry].sort(
+    (a, b) => byName(a.repository, b.repository) || byName(a.apiVersion, b.apiVersion) || compareReleases(a.release, b.release),
+  );
+  writeAtomically(path.join(distDir, INDEX_FILE), JSON.stringify({ ...index, bundles }, null, 2) + '\n');
+  return 'added';
+}

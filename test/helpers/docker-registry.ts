@@ -1,0 +1,74 @@
+/**
+ * A real OCI registry: Debian's docker-registry (the CNCF distribution registry 2.8) on a loopback
+ * port with a storage folder of its own, optionally behind basic auth (an htpasswd file with a
+ * bcrypt hash, the only kind it reads).
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import bcrypt from 'bcryptjs';
+import { freePort } from './redis.js';
+
+export const hasDockerRegistry = spawnSync('docker-registry', ['--version']).status === 0;
+
+export interface DockerRegistry {
+  process: ChildProcess;
+  /** HOST:PORT. */
+  host: string;
+  /** oci://HOST:PORT/facetform */
+  place: string;
+  /** Ends the registry at once (SIGKILL), as an outage would. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port and storage, as after an outage. */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startDockerRegistry(options: { auth?: { username: string; password: string } } = {}): Promise<DockerRegistry> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'facetform-registry-'));
+  const port = await freePort();
+  const host = `127.0.0.1:${port}`;
+  const auth = options.auth === undefined ? '' : `auth:\n  htpasswd:\n    realm: facetform-test\n    path: ${path.join(dir, 'htpasswd')}\n`;
+  if (options.auth !== undefined)
+    writeFileSync(path.join(dir, 'htpasswd'), `${options.auth.username}:${bcrypt.hashSync(options.auth.password, 5)}\n`);
+  const config = path.join(dir, 'config.yml');
+  writeFileSync(
+    config,
+    `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${path.join(dir, 'storage')}\n` +
+      `  delete:\n    enabled: true\nhttp:\n  addr: ${host}\n${auth}`,
+  );
+  let child: ChildProcess;
+  const start = async () => {
+    child = spawn('docker-registry', ['serve', config], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let output = '';
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    for (let attempt = 0; attempt < 200; attempt++) {
+      if (child.exitCode !== null) throw new Error(`docker-registry exited with ${child.exitCode}: ${output}`);
+      const answer = await fetch(`http://${host}/v2/`).catch(() => undefined);
+      if (answer !== undefined && (answer.status === 200 || answer.status === 401)) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error(`docker-registry did not answer on ${host}: ${output}`);
+  };
+  const kill = () =>
+    new Promise<void>((done) => {
+      if (child.exitCode !== null || child.signalCode !== null) return done();
+      child.once('exit', () => done());
+      child.kill('SIGKILL');
+    });
+  await start();
+  return {
+    get process() {
+      return child;
+    },
+    host,
+    place: `oci://${host}/facetform`,
+    kill,
+    restart: start,
+    stop: async () => {
+      await kill();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
