@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1';
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../src/manifest/kube-check.js';
+import { readTrustedKeys } from '../src/oci/signature.js';
+import { readConfig, SETTINGS } from '../src/server/config.js';
 import { ROOT, tempDir } from './helpers/repos.js';
 import { withoutKubectl } from './helpers/tools.js';
 
@@ -24,6 +26,39 @@ describe('deploy/', () => {
   });
 
   it.skipIf(withoutKubectl)(
+    'follows a registry: every env name is a server setting, the trust key comes from its Secret, pulled releases go to a writable emptyDir seeded from the image',
+    () => {
+      const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
+      const app = built.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'facetform')!;
+      const pod = app.spec.template.spec;
+      const container = pod.containers[0];
+      const env = (name: string) => container.env.find((entry: { name: string }) => entry.name === name)?.value as string;
+      for (const { name } of container.env) expect(SETTINGS.includes(name) || name === 'NODE_OPTIONS', name).toBe(true);
+      expect(
+        readConfig({
+          ...Object.fromEntries(container.env.filter((e: any) => e.value !== undefined).map((e: any) => [e.name, e.value])),
+          BUNDLES_DIR: '',
+          TRUST_KEY_FILE: '',
+          API_KEYS_FILE: '',
+        }).bundlesFrom?.place,
+      ).toBeDefined();
+      const mountOf = (spec: any, volume: string) => spec.volumeMounts.find((mount: { name: string }) => mount.name === volume)?.mountPath;
+      const volumeOf = (predicate: (volume: any) => boolean) => pod.volumes.find(predicate).name as string;
+      const trustSecret = built.find((manifest) => manifest.kind === 'Secret' && manifest.metadata.name.startsWith('facetform-trust-key'))!;
+      const trustVolume = volumeOf((volume) => volume.secret?.secretName === trustSecret.metadata.name);
+      expect(path.posix.join(mountOf(container, trustVolume), Object.keys(trustSecret.data)[0]!)).toBe(env('TRUST_KEY_FILE'));
+      const bundlesVolume = volumeOf((volume) => volume.emptyDir !== undefined);
+      expect(mountOf(container, bundlesVolume)).toBe(env('BUNDLES_DIR'));
+      // The initContainer copies the image's dist/ (the Dockerfile's WORKDIR and COPY) into that folder.
+      const init = pod.initContainers[0];
+      expect(mountOf(init, bundlesVolume)).toBe(env('BUNDLES_DIR'));
+      const workdir = /^WORKDIR (\S+)$/m.exec(readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8').split('AS runtime')[1]!)![1]!;
+      expect(init.command).toEqual(['cp', '-R', `${workdir}/dist/.`, `${env('BUNDLES_DIR')}/`]);
+      expect(readTrustedKeys(path.join(DEPLOY, Object.keys(trustSecret.data)[0]!))).toHaveLength(1);
+    },
+  );
+
+  it.skipIf(withoutKubectl)(
     'builds with kubectl kustomize into the app, its Service, autoscaler, disruption budget, Redis and key file',
     async () => {
       const built = documents(execFileSync('kubectl', ['kustomize', DEPLOY], { encoding: 'utf8' }));
@@ -35,6 +70,7 @@ describe('deploy/', () => {
         'NetworkPolicy/facetform-redis',
         'PodDisruptionBudget/facetform',
         'Secret/facetform-api-keys',
+        'Secret/facetform-trust-key',
         'Service/facetform',
         'Service/facetform-redis',
       ]);

@@ -10,7 +10,9 @@ import path from 'node:path';
 import { loadBundles } from '../../src/bundle/load.js';
 import { allSeeds, healthz, type LoadFigures, memoryUnderLoad, serviceSeed, startup, versusBare } from './http-bench.js';
 import { renderBench } from './render-bench.js';
+import { registryBench } from './registry-bench.js';
 import { scaleOne } from './scale-bench.js';
+import { hasDockerRegistry } from '../../test/helpers/docker-registry.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const quick = process.argv.includes('--quick');
@@ -26,6 +28,7 @@ const settings = quick
       small: 2,
       large: 5,
       scaleLoadSeconds: 1,
+      polls: 2,
     }
   : {
       rounds: 9,
@@ -38,6 +41,7 @@ const settings = quick
       small: 50,
       large: 1000,
       scaleLoadSeconds: 5,
+      polls: 21,
     };
 
 interface Row {
@@ -168,6 +172,34 @@ try {
     goal: '≤ 2x',
     met: start.oursMs / start.bareMs <= 2,
   });
+
+  if (hasDockerRegistry) {
+    log('push, pull and poll against docker-registry …');
+    const registry = await registryBench(dist, settings.polls);
+    figures.registry = registry;
+    const size = `${registry.releases} releases, ${registry.files} files, ${fixed(registry.bytes / 1024, 0)} KiB`;
+    rows.push({
+      benchmark: 'registry (docker-registry, loopback)',
+      comparedWith: 'push --sign, every release',
+      figure: `${fixed(registry.pushMs, 0)} ms (${size}; ${fixed(registry.pushMs / registry.releases, 0)} ms each)`,
+      goal: 'shown',
+      met: true,
+    });
+    rows.push({
+      benchmark: '',
+      comparedWith: 'pull, signature checked',
+      figure: `${fixed(registry.pullMs, 0)} ms (${fixed(registry.pullMs / registry.releases, 0)} ms each)`,
+      goal: 'shown',
+      met: true,
+    });
+    rows.push({
+      benchmark: '',
+      comparedWith: 'a poll with nothing new',
+      figure: `${fixed(registry.pollMs, 1)} ms, ${fixed(registry.pollRequests, 0)} requests, ${fixed(registry.pollCpuUs / 1000, 1)} ms CPU`,
+      goal: 'shown',
+      met: true,
+    });
+  } else log('docker-registry is not installed: the registry rows are left out');
 
   log(`scale: ${settings.small} and ${settings.large} collections …`);
   const small = await scaleOne(settings.small, settings.scaleLoadSeconds);

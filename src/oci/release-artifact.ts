@@ -113,7 +113,12 @@ export async function pushRelease(
   }
   let outcome: PushOutcome['outcome'] = 'present';
   if (held === undefined) {
-    for (const [blobDigest, bytes] of blobs) await client.pushBlob(name, bytes, blobDigest);
+    // A few uploads at a time: each blob is a HEAD, a POST and a PUT, mostly waiting on the registry.
+    const queue = [...blobs];
+    const upload = async (): Promise<void> => {
+      for (let next = queue.shift(); next !== undefined; next = queue.shift()) await client.pushBlob(name, next[1], next[0]);
+    };
+    await Promise.all(Array.from({ length: 4 }, upload));
     await client.pushManifest(name, tag, manifest);
     outcome = 'pushed';
   }

@@ -18,6 +18,8 @@ export interface DockerRegistry {
   host: string;
   /** oci://HOST:PORT/facetform */
   place: string;
+  /** The registry's storage folder (filesystem driver): blobs lie under docker/registry/v2/blobs/sha256/. */
+  storage: string;
   /** Ends the registry at once (SIGKILL), as an outage would. */
   kill(): Promise<void>;
   /** Starts it again on the same port and storage, as after an outage. */
@@ -64,6 +66,7 @@ export async function startDockerRegistry(options: { auth?: { username: string; 
     },
     host,
     place: `oci://${host}/facetform`,
+    storage: path.join(dir, 'storage'),
     kill,
     restart: start,
     stop: async () => {

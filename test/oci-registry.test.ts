@@ -1,0 +1,249 @@
+/**
+ * `facetform push` and `pull` against a real OCI registry (Debian's docker-registry 2.8, on a loopback
+ * port): releases go up as artifacts and come back byte for byte, tags are never overwritten, and a
+ * trust key refuses unsigned and wrongly signed releases, saying which.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { digestOf, type Bundle } from '../src/bundle/bundle.js';
+import { loadBundles } from '../src/bundle/load.js';
+import { RegistryClient, sha256Digest } from '../src/oci/distribution.js';
+import { runCli } from './helpers/build.js';
+import { hasDockerRegistry, startDockerRegistry, type DockerRegistry } from './helpers/docker-registry.js';
+import { ROOT, tempDir } from './helpers/repos.js';
+
+const DIST = path.join(ROOT, 'dist');
+interface Entry {
+  repository: string;
+  apiVersion: string;
+  release: string;
+  digest: string;
+  path: string;
+}
+const index = JSON.parse(readFileSync(path.join(DIST, 'index.json'), 'utf8')) as { bundles: Entry[] };
+/** The repository with the most releases, and its releases oldest first. */
+const repository = [...new Set(index.bundles.map((entry) => entry.repository))].sort(
+  (a, b) => index.bundles.filter((entry) => entry.repository === b).length - index.bundles.filter((entry) => entry.repository === a).length,
+)[0]!;
+const releases = index.bundles.filter((entry) => entry.repository === repository);
+const [oldest, latest] = [releases[0]!, releases.at(-1)!];
+
+/** Every file under `dir`, by relative path. */
+function filesOf(dir: string): Map<string, Buffer> {
+  const files = new Map<string, Buffer>();
+  for (const entry of readdirSync(dir, { recursive: true, withFileTypes: true }))
+    if (entry.isFile())
+      files.set(path.relative(dir, path.join(entry.parentPath, entry.name)), readFileSync(path.join(entry.parentPath, entry.name)));
+  return files;
+}
+
+function keyPair(type: 'ed25519' | 'ec', dir: string, name: string): { privateKey: string; publicKey: string } {
+  const pair = type === 'ec' ? generateKeyPairSync('ec', { namedCurve: 'prime256v1' }) : generateKeyPairSync('ed25519');
+  const privateKey = path.join(dir, `${name}.pem`);
+  const publicKey = path.join(dir, `${name}.pub`);
+  writeFileSync(privateKey, pair.privateKey.export({ type: 'pkcs8', format: 'pem' }));
+  writeFileSync(publicKey, pair.publicKey.export({ type: 'spki', format: 'pem' }));
+  return { privateKey, publicKey };
+}
+
+describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-registry 2.8)', () => {
+  let registry: DockerRegistry;
+  let keys: string;
+  beforeAll(async () => {
+    registry = await startDockerRegistry();
+    keys = tempDir();
+  }, 30_000);
+  afterAll(() => registry?.stop());
+
+  it('pushes every release of a repository and pulls each back byte for byte into an empty folder the server loads', async () => {
+    const pushed = await runCli(['push', repository, registry.place, '--insecure', '--bundles', DIST]);
+    expect(pushed.stderr).toBe('');
+    expect(pushed.code).toBe(0);
+    expect(pushed.stdout.match(/ pushed /g)).toHaveLength(releases.length);
+    const folder = tempDir();
+    for (const entry of releases) {
+      const pulled = await runCli([
+        'pull',
+        `${repository}/${entry.apiVersion}@${entry.release}`,
+        registry.place,
+        '--insecure',
+        '--bundles',
+        folder,
+      ]);
+      expect(pulled.code, pulled.stderr).toBe(0);
+      expect(pulled.stdout).toContain(entry.digest);
+      const release = path.dirname(entry.path);
+      expect(filesOf(path.join(folder, release))).toEqual(filesOf(path.join(DIST, release)));
+    }
+    expect(loadBundles(folder).map((loaded) => loaded.bundle.digest)).toEqual(releases.map((entry) => entry.digest));
+  }, 60_000);
+
+  it('pushes the same release again as a no-op and refuses other content under a pushed tag', async () => {
+    const again = await runCli(['push', `${repository}@${oldest.release}`, registry.place, '--insecure', '--bundles', DIST]);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toContain('already there');
+    // A folder whose oldest release holds the latest one's content, renamed and with a digest of its own.
+    const forged = tempDir();
+    cpSync(DIST, forged, { recursive: true });
+    const bundle = JSON.parse(readFileSync(path.join(DIST, latest.path), 'utf8')) as Bundle;
+    bundle.repository.release = oldest.release;
+    bundle.digest = digestOf(bundle);
+    writeFileSync(path.join(forged, oldest.path), JSON.stringify(bundle));
+    const index = JSON.parse(readFileSync(path.join(forged, 'index.json'), 'utf8')) as { bundles: Entry[] };
+    index.bundles.find((entry) => entry.path === oldest.path)!.digest = bundle.digest;
+    writeFileSync(path.join(forged, 'index.json'), JSON.stringify(index));
+    const refused = await runCli(['push', `${repository}@${oldest.release}`, registry.place, '--insecure', '--bundles', forged]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(new RegExp(`:${oldest.release.replace(/\./g, '\\.')} already holds other content .* never replaced`));
+  }, 60_000);
+
+  it('with a trust key, pulls a release signed by it (Ed25519 and ECDSA P-256) and refuses one unsigned or signed by another key, saying which', async () => {
+    const ed = keyPair('ed25519', keys, 'ed');
+    const ec = keyPair('ec', keys, 'ec');
+    const stranger = keyPair('ed25519', keys, 'stranger');
+    const signed = await runCli([
+      'push',
+      `${repository}@${latest.release}`,
+      registry.place,
+      '--insecure',
+      '--bundles',
+      DIST,
+      '--sign',
+      ed.privateKey,
+    ]);
+    expect(signed.code, signed.stderr).toBe(0);
+    expect(signed.stdout).toMatch(/signed by sha256:[0-9a-f]{64}/);
+    const bySecond = await runCli([
+      'push',
+      `${repository}@${oldest.release}`,
+      registry.place,
+      '--insecure',
+      '--bundles',
+      DIST,
+      '--sign',
+      ec.privateKey,
+    ]);
+    expect(bySecond.code, bySecond.stderr).toBe(0);
+
+    const pull = (release: string, trustKey: string, folder = tempDir()) =>
+      runCli([
+        'pull',
+        `${repository}/${latest.apiVersion}@${release}`,
+        registry.place,
+        '--insecure',
+        '--bundles',
+        folder,
+        '--trust-key',
+        trustKey,
+      ]);
+    expect((await pull(latest.release, ed.publicKey)).code).toBe(0);
+    expect((await pull(oldest.release, ec.publicKey)).code).toBe(0);
+    const wrongKey = await pull(latest.release, stranger.publicKey);
+    expect(wrongKey.code).toBe(1);
+    expect(wrongKey.stderr).toMatch(/is refused: it is signed by key sha256:[0-9a-f]{64}, which is not a trusted key/);
+    const unsigned = releases.find((entry) => entry.release !== latest.release && entry.release !== oldest.release) ?? oldest;
+    if (unsigned !== oldest) {
+      const folder = tempDir();
+      const refused = await pull(unsigned.release, ed.publicKey, folder);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toContain('is refused: it is not signed, and a trust key is configured');
+      expect(existsSync(path.join(folder, 'index.json'))).toBe(false);
+    }
+    // The signature is a referrer: Debian's registry has no referrers API, so it is listed under the OCI 1.1 fallback tag.
+    const client = new RegistryClient(registry.host, { insecure: true });
+    const tags = await client.tags(`facetform/${repository}/${latest.apiVersion}`);
+    expect(tags.filter((tag) => /^sha256-[0-9a-f]{64}$/.test(tag))).toHaveLength(2);
+  }, 60_000);
+
+  it('refuses a release whose registry answers changed bytes for a file, and leaves the folder as it was', async () => {
+    const bundleBytes = readFileSync(path.join(DIST, latest.path));
+    const blob = path.join(
+      registry.storage,
+      'docker/registry/v2/blobs/sha256',
+      sha256Digest(bundleBytes).slice(7, 9),
+      sha256Digest(bundleBytes).slice(7),
+      'data',
+    );
+    const original = readFileSync(blob);
+    writeFileSync(blob, Buffer.from(original.toString('utf8').replace('"release"', '"releasf"')));
+    try {
+      const folder = tempDir();
+      const pulled = await runCli([
+        'pull',
+        `${repository}/${latest.apiVersion}@${latest.release}`,
+        registry.place,
+        '--insecure',
+        '--bundles',
+        folder,
+      ]);
+      expect(pulled.code).toBe(1);
+      expect(pulled.stderr).toContain(`answered blob ${sha256Digest(bundleBytes)}`);
+      expect(readdirSync(folder)).toEqual([]);
+    } finally {
+      writeFileSync(blob, original);
+    }
+  }, 60_000);
+
+  it('uploads a blob larger than one chunk in several PATCH requests, and it comes back whole', async () => {
+    const client = new RegistryClient(registry.host, { insecure: true, chunkBytes: 1000 });
+    const bytes = Buffer.from(Array.from({ length: 5500 }, (_, i) => i % 251));
+    await client.pushBlob('facetform/chunks', bytes);
+    expect(await client.pullBlob('facetform/chunks', sha256Digest(bytes), bytes.length)).toEqual(bytes);
+  });
+
+  it('says plainly when the address is not a registry address or the release is not in the folder', async () => {
+    const notOci = await runCli(['push', `${repository}@${latest.release}`, `http://${registry.host}/x`, '--bundles', DIST]);
+    expect(notOci.code).toBe(2);
+    expect(notOci.stderr).toContain('is not a registry address: write oci://HOST[:PORT]/PATH');
+    const missing = await runCli(['push', `${repository}@99.0.0`, registry.place, '--insecure', '--bundles', DIST]);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`holds no release ${repository}@99.0.0`);
+    const plain = await runCli(['push', `${repository}@${latest.release}`, registry.place, '--bundles', DIST]);
+    expect(plain.code).toBe(1);
+    expect(plain.stderr).toContain('a plain-HTTP registry needs --insecure');
+  }, 30_000);
+});
+
+describe.skipIf(!hasDockerRegistry)('a registry behind basic auth', () => {
+  let registry: DockerRegistry;
+  beforeAll(async () => {
+    registry = await startDockerRegistry({ auth: { username: 'ci', password: 'correct horse' } });
+  }, 30_000);
+  afterAll(() => registry?.stop());
+
+  it('takes a push and pull with --username and --password-stdin, and says what is missing or wrong otherwise', async () => {
+    const target = `${repository}@${latest.release}`;
+    const pushed = await runCli(
+      ['push', target, registry.place, '--insecure', '--bundles', DIST, '--username', 'ci', '--password-stdin'],
+      'correct horse\n',
+    );
+    expect(pushed.code, pushed.stderr).toBe(0);
+    const folder = tempDir();
+    const pulled = await runCli(
+      [
+        'pull',
+        `${repository}/${latest.apiVersion}@${latest.release}`,
+        registry.place,
+        '--insecure',
+        '--bundles',
+        folder,
+        '--username',
+        'ci',
+        '--password-stdin',
+      ],
+      'correct horse',
+    );
+    expect(pulled.code, pulled.stderr).toBe(0);
+    const anonymous = await runCli(['push', target, registry.place, '--insecure', '--bundles', DIST]);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain('asks for a user name and password; none were given');
+    const wrong = await runCli(
+      ['push', target, registry.place, '--insecure', '--bundles', DIST, '--username', 'ci', '--password-stdin'],
+      'wrong',
+    );
+    expect(wrong.code).toBe(1);
+    expect(wrong.stderr).toMatch(/refused .* \(401\): as ci/);
+  }, 60_000);
+});
