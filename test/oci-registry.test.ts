@@ -13,6 +13,7 @@ import { RegistryClient, sha256Digest } from '../src/oci/distribution.js';
 import { runCli } from './helpers/build.js';
 import { hasDockerRegistry, startDockerRegistry, type DockerRegistry } from './helpers/docker-registry.js';
 import { ROOT, tempDir } from './helpers/repos.js';
+import { startTokenService, type TokenService } from './helpers/token-service.js';
 
 const DIST = path.join(ROOT, 'dist');
 interface Entry {
@@ -245,5 +246,40 @@ describe.skipIf(!hasDockerRegistry)('a registry behind basic auth', () => {
     );
     expect(wrong.code).toBe(1);
     expect(wrong.stderr).toMatch(/refused .* \(401\): as ci/);
+  }, 60_000);
+});
+
+describe.skipIf(!hasDockerRegistry)('a registry behind token authentication', () => {
+  let tokens: TokenService;
+  let registry: DockerRegistry;
+  const user = { username: 'ci', password: 'token please' };
+  beforeAll(async () => {
+    tokens = await startTokenService(tempDir(), user);
+    registry = await startDockerRegistry({ token: tokens.auth });
+  }, 30_000);
+  afterAll(async () => {
+    await registry?.stop();
+    await tokens?.close();
+  });
+
+  it('gets a Bearer token from the realm the registry names, for the scope each request needs', async () => {
+    const env = { ...process.env, REGISTRY_USERNAME: user.username, REGISTRY_PASSWORD: user.password };
+    const target = `${repository}/${latest.apiVersion}@${latest.release}`;
+    const saved = { ...process.env };
+    Object.assign(process.env, env);
+    try {
+      const pushed = await runCli(['push', target, registry.place, '--insecure', '--bundles', DIST]);
+      expect(pushed.code, pushed.stderr).toBe(0);
+      const pulled = await runCli(['pull', target, registry.place, '--insecure', '--bundles', tempDir()]);
+      expect(pulled.code, pulled.stderr).toBe(0);
+    } finally {
+      process.env = saved;
+    }
+    const name = `facetform/${repository}/${latest.apiVersion}`;
+    expect(tokens.issued).toContain(`repository:${name}:pull,push`);
+    expect(tokens.issued).toContain(`repository:${name}:pull`);
+    const refused = await runCli(['pull', target, registry.place, '--insecure', '--bundles', tempDir()]);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('refused a token');
   }, 60_000);
 });

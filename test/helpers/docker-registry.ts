@@ -27,11 +27,27 @@ export interface DockerRegistry {
   stop(): Promise<void>;
 }
 
-export async function startDockerRegistry(options: { auth?: { username: string; password: string } } = {}): Promise<DockerRegistry> {
+/** Token authentication: the registry sends clients to `realm` and trusts tokens signed by the key of `certFile`. */
+export interface TokenAuth {
+  realm: string;
+  service: string;
+  issuer: string;
+  certFile: string;
+}
+
+export async function startDockerRegistry(
+  options: { auth?: { username: string; password: string }; token?: TokenAuth } = {},
+): Promise<DockerRegistry> {
   const dir = mkdtempSync(path.join(tmpdir(), 'facetform-registry-'));
   const port = await freePort();
   const host = `127.0.0.1:${port}`;
-  const auth = options.auth === undefined ? '' : `auth:\n  htpasswd:\n    realm: facetform-test\n    path: ${path.join(dir, 'htpasswd')}\n`;
+  const { token } = options;
+  const htpasswd = `auth:\n  htpasswd:\n    realm: facetform-test\n    path: ${path.join(dir, 'htpasswd')}\n`;
+  const tokenAuth =
+    token === undefined
+      ? ''
+      : `auth:\n  token:\n    realm: ${token.realm}\n    service: ${token.service}\n    issuer: ${token.issuer}\n    rootcertbundle: ${token.certFile}\n`;
+  const auth = options.auth === undefined ? tokenAuth : htpasswd;
   if (options.auth !== undefined)
     writeFileSync(path.join(dir, 'htpasswd'), `${options.auth.username}:${bcrypt.hashSync(options.auth.password, 5)}\n`);
   const config = path.join(dir, 'config.yml');
