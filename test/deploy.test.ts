@@ -38,7 +38,7 @@ describe('deploy/', () => {
         readConfig({
           ...Object.fromEntries(container.env.filter((e: any) => e.value !== undefined).map((e: any) => [e.name, e.value])),
           BUNDLES_DIR: '',
-          TRUST_KEY_FILE: '',
+          TRUST_KEY_FILE: path.join(DEPLOY, 'trust.pub'),
           API_KEYS_FILE: '',
         }).bundlesFrom?.place,
       ).toBeDefined();

@@ -14,6 +14,11 @@ import { runCli } from './helpers/build.js';
 import { hasDockerRegistry, startDockerRegistry, type DockerRegistry } from './helpers/docker-registry.js';
 import { ROOT, tempDir } from './helpers/repos.js';
 import { startTokenService, type TokenService } from './helpers/token-service.js';
+import { startHostileRegistry, type HostileRegistry } from './helpers/hostile-registry.js';
+import { pino } from 'pino';
+import { parsePlace } from '../src/oci/reference.js';
+import { BUNDLE_ARTIFACT_TYPE } from '../src/oci/release-artifact.js';
+import { RegistryFollower } from '../src/server/registry-follower.js';
 
 const DIST = path.join(ROOT, 'dist');
 interface Entry {
@@ -281,5 +286,64 @@ describe.skipIf(!hasDockerRegistry)('a registry behind token authentication', ()
     const refused = await runCli(['pull', target, registry.place, '--insecure', '--bundles', tempDir()]);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refused a token');
+  }, 60_000);
+});
+
+describe.skipIf(!hasDockerRegistry)('a registry that answers what no registry should', () => {
+  let registry: DockerRegistry;
+  let hostile: HostileRegistry;
+  const name = (apiVersion: string) => `hostile/${repository}/${apiVersion}`;
+  const place = () => `oci://${hostile.host}/hostile`;
+  /** The manifest the real registry holds for a release, to be answered changed. */
+  const manifestOf = async (entry: Entry) =>
+    (await new RegistryClient(registry.host, { insecure: true }).pullManifest(name(entry.apiVersion), entry.release))!.manifest;
+  const pull = (entry: Entry) =>
+    runCli(['pull', `${repository}/${entry.apiVersion}@${entry.release}`, place(), '--insecure', '--bundles', tempDir()]);
+  beforeAll(async () => {
+    registry = await startDockerRegistry();
+    hostile = await startHostileRegistry(registry.host);
+    const pushed = await runCli(['push', repository, `oci://${registry.host}/hostile`, '--insecure', '--bundles', DIST]);
+    expect(pushed.code, pushed.stderr).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await hostile?.close();
+    await registry?.stop();
+  });
+
+  it('refuses a manifest of the wrong shape, a file longer than its manifest says, and a release over the size limit, each saying why', async () => {
+    const path = `/v2/${name(latest.apiVersion)}/manifests/${latest.release}`;
+    hostile.lie(path, JSON.stringify({ schemaVersion: 2, artifactType: BUNDLE_ARTIFACT_TYPE, layers: { x: 1 } }));
+    const shape = await pull(latest);
+    expect(shape.code).toBe(1);
+    expect(shape.stderr).toContain('with something that is not an OCI manifest or index');
+    const manifest = await manifestOf(latest);
+    manifest.layers![0]!.size -= 1;
+    hostile.lie(path, JSON.stringify(manifest));
+    const shorter = await pull(latest);
+    expect(shorter.code).toBe(1);
+    expect(shorter.stderr).toContain(`more than the ${manifest.layers![0]!.size} bytes allowed`);
+    manifest.layers![0]!.size = 65 * 1024 * 1024;
+    hostile.lie(path, JSON.stringify(manifest));
+    const huge = await pull(latest);
+    expect(huge.code).toBe(1);
+    expect(huge.stderr).toMatch(/its files are \d+ bytes in all, more than the \d+ a release may have/);
+  }, 60_000);
+
+  it('a server refuses one bad release alone: it pulls the others and the registry stays reachable', async () => {
+    hostile.lie(`/v2/${name(latest.apiVersion)}/manifests/${latest.release}`, '{"schemaVersion":2,"layers":"garbage"}');
+    const folder = tempDir();
+    const follower = new RegistryFollower({
+      from: { place: parsePlace(place()), insecure: true, pollMs: 60_000, trustKeyFile: undefined, repositories: undefined },
+      credentials: undefined,
+      distDir: folder,
+      logger: pino({ level: 'silent' }),
+      onAdded: () => undefined,
+    });
+    await follower.poll();
+    expect(follower.status).toMatchObject({ reachable: true, polls: { ok: 1, failed: 0 }, pulled: releases.length - 1 });
+    expect(Object.keys(follower.status.refused)).toEqual([`${hostile.host}/${name(latest.apiVersion)}:${latest.release}`]);
+    expect(loadBundles(folder).map((loaded) => loaded.bundle.repository.release)).toEqual(
+      releases.slice(0, -1).map((entry) => entry.release),
+    );
   }, 60_000);
 });

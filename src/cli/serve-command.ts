@@ -97,13 +97,11 @@ async function followRegistry(config: ServerConfig, distDir: string, logger: Log
   if (from === undefined) return undefined;
   const { RegistryFollower } = await import('../server/registry-follower.js');
   const { credentialsFor } = await import('../oci/credentials.js');
-  const { readTrustedKeys } = await import('../oci/signature.js');
   let credentials;
   try {
     credentials = credentialsFor(from.place.registry, process.env);
-    if (from.trustKeyFile !== undefined) readTrustedKeys(from.trustKeyFile); // said now, not at the first poll
   } catch (error) {
-    throw new CliError(`BUNDLES_FROM: ${(error as Error).message}`);
+    throw new CliError(`configuration error: the login for ${from.place.registry}: ${(error as Error).message}`);
   }
   if (from.trustKeyFile === undefined)
     logger.warn({ registry: placeText(from.place) }, 'BUNDLES_FROM without TRUST_KEY_FILE: releases are served unsigned');
@@ -169,7 +167,7 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
   });
-  logger.info({ url: running.url, bundles: registry.bundles.length }, 'listening');
+  logger.info({ url: running.url, bundles: state.registry.bundles.length }, 'listening');
   if (workerMetrics !== undefined) {
     // One /metrics for the whole server, and /readyz that knows how many siblings serve.
     workerMetrics.shareWorkerMetrics(state.metrics.registry);

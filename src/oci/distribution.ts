@@ -56,6 +56,16 @@ export class RegistryError extends Error {
 /** The registry could not be reached at all (refused, timed out, TLS failed). */
 export class RegistryUnreachableError extends RegistryError {}
 
+/**
+ * Whether an error says the registry as a whole cannot be used now (unreachable, refusing us, or failing
+ * itself), rather than that one thing it holds is bad: the first is an outage, the second a refused release.
+ */
+export const isOutage = (error: unknown): boolean =>
+  error instanceof RegistryUnreachableError ||
+  (error instanceof RegistryError &&
+    error.status !== undefined &&
+    (error.status === 401 || error.status === 403 || error.status === 429 || error.status >= 500));
+
 export const sha256Digest = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
 
 /** The `Link: <…>; rel="next"` of a paginated list, resolved against `base`. */
@@ -120,7 +130,10 @@ export class RegistryClient {
     response = await send(authorization);
     if (response.status === 401 || response.status === 403) {
       await response.body?.cancel();
-      const who = this.options.credentials === undefined ? 'no credentials were given' : `as ${this.options.credentials.username}`;
+      const who =
+        this.options.credentials === undefined
+          ? 'no credentials were given'
+          : `as ${this.options.credentials.username}; check the user name and password (REGISTRY_USERNAME and REGISTRY_PASSWORD, or --username and --password-stdin)`;
       throw new RegistryError(`${this.registry} refused ${method} ${new URL(url).pathname} (${response.status}): ${who}`, response.status);
     }
     return response;
@@ -270,8 +283,10 @@ export class RegistryClient {
     } catch {
       throw new RegistryError(`${this.registry} answered manifest ${reference} of ${name} with something that is not JSON`);
     }
-    if (manifest === null || typeof manifest !== 'object' || manifest.schemaVersion !== 2)
-      throw new RegistryError(`${this.registry} answered manifest ${reference} of ${name} with something that is not an OCI manifest`);
+    if (!isManifest(manifest))
+      throw new RegistryError(
+        `${this.registry} answered manifest ${reference} of ${name} with something that is not an OCI manifest or index`,
+      );
     return { manifest, digest, bytes };
   }
 
@@ -331,7 +346,10 @@ export class RegistryClient {
     const response = await this.request(`repository:${name}:pull`, 'GET', url.href, { headers: { accept: INDEX_MEDIA_TYPE } });
     let index: Manifest | undefined;
     if (response.ok && (response.headers.get('content-type') ?? '').startsWith(INDEX_MEDIA_TYPE)) {
-      index = (await readJson(response, `the referrers of ${digest}`)) as Manifest;
+      const answered = await readJson(response, `the referrers of ${digest}`);
+      if (!isManifest(answered))
+        throw new RegistryError(`${this.registry} answered the referrers of ${digest} in ${name} with something that is not an OCI index`);
+      index = answered;
     } else {
       await response.body?.cancel();
       if (response.ok || response.status === 404 || response.status === 400 || response.status === 405)
@@ -350,6 +368,37 @@ export class RegistryClient {
   }
 }
 
+/** A descriptor we can follow: a media type, a sha256 digest (the only one checked here) and a size. */
+const isDescriptor = (value: unknown): value is Descriptor => {
+  const candidate = value as Partial<Descriptor> | null;
+  return (
+    typeof candidate === 'object' &&
+    candidate !== null &&
+    typeof candidate.mediaType === 'string' &&
+    typeof candidate.digest === 'string' &&
+    /^sha256:[0-9a-f]{64}$/.test(candidate.digest) &&
+    Number.isSafeInteger(candidate.size) &&
+    candidate.size! >= 0 &&
+    (candidate.annotations === undefined || (typeof candidate.annotations === 'object' && candidate.annotations !== null))
+  );
+};
+
+/** An OCI manifest or index as far as this client reads one: every descriptor it names is one it can follow. */
+function isManifest(value: unknown): value is Manifest {
+  const candidate = value as Partial<Manifest> | null;
+  if (typeof candidate !== 'object' || candidate === null || candidate.schemaVersion !== 2) return false;
+  const list = (descriptors: unknown) => descriptors === undefined || (Array.isArray(descriptors) && descriptors.every(isDescriptor));
+  const one = (descriptor: unknown) => descriptor === undefined || isDescriptor(descriptor);
+  const annotations = candidate.annotations;
+  return (
+    list(candidate.layers) &&
+    list(candidate.manifests) &&
+    one(candidate.config) &&
+    one(candidate.subject) &&
+    (annotations === undefined || (typeof annotations === 'object' && annotations !== null && !Array.isArray(annotations)))
+  );
+}
+
 /** The OCI 1.1 referrers tag schema: `sha256:<hex>` → `sha256-<hex>`. */
 export const fallbackTag = (digest: string): string => digest.replace(':', '-');
 
@@ -357,7 +406,7 @@ async function readAtMost(response: Response, maxBytes: number, what: string): P
   const length = Number(response.headers.get('content-length') ?? '0');
   if (length > maxBytes) {
     await response.body?.cancel();
-    throw new RegistryError(`${what} is ${length} bytes, more than the ${maxBytes} allowed`);
+    throw new RegistryError(`${what} is ${length} bytes: more than the ${maxBytes} bytes allowed`);
   }
   const chunks: Buffer[] = [];
   let total = 0;

@@ -31,8 +31,8 @@ export const ANNOTATIONS = {
   version: 'org.opencontainers.image.version',
   created: 'org.opencontainers.image.created',
 } as const;
-/** More than any release of ours, less than would hurt a server that pulls it. */
-const MAX_BLOB_BYTES = 64 * 1024 * 1024;
+/** A whole release's files, in all: more than any release of ours (a few hundred KiB), less than would hurt a server that pulls it. */
+const MAX_RELEASE_BYTES = 64 * 1024 * 1024;
 /** Signatures read per release before giving up: a registry may hold many, most of other keys. */
 const MAX_SIGNATURES = 16;
 
@@ -201,18 +201,27 @@ export async function pullRelease(
   const refuse = (why: string) => new RefusedReleaseError(reference, 'content', why);
   if (manifest.artifactType !== BUNDLE_ARTIFACT_TYPE)
     throw refuse(
-      `it is not a facetform release (artifactType ${JSON.stringify(manifest.artifactType ?? manifest.config?.mediaType ?? null)})`,
+      `it is not a facetform release (its artifactType is ${JSON.stringify(manifest.artifactType ?? null)}, not ${BUNDLE_ARTIFACT_TYPE})`,
     );
   let signedBy: string | undefined;
   if (trusted !== undefined) signedBy = await checkSignatures(client, name, digest, trusted, reference);
-  const files = new Map<string, Uint8Array>();
-  for (const layer of manifest.layers ?? []) {
-    const title = layer?.annotations?.[TITLE];
-    if (typeof title !== 'string' || !isReleaseFilePath(title) || files.has(title))
+  const layers = manifest.layers ?? [];
+  const titles = new Set<string>();
+  for (const layer of layers) {
+    const title = layer.annotations?.[TITLE];
+    if (typeof title !== 'string' || !isReleaseFilePath(title) || titles.has(title))
       throw refuse(`a layer's title ${JSON.stringify(title ?? null)} is not a file path inside a release folder, or is there twice`);
-    if (typeof layer.size !== 'number' || layer.size > MAX_BLOB_BYTES)
-      throw refuse(`its file ${title} is larger than ${MAX_BLOB_BYTES} bytes`);
-    files.set(title, await client.pullBlob(name, layer.digest, MAX_BLOB_BYTES));
+    titles.add(title);
+  }
+  // Sizes are checked before any byte is fetched; each blob is then read up to its declared size and no further.
+  const total = layers.reduce((sum, layer) => sum + layer.size, 0);
+  if (total > MAX_RELEASE_BYTES) throw refuse(`its files are ${total} bytes in all, more than the ${MAX_RELEASE_BYTES} a release may have`);
+  const files = new Map<string, Uint8Array>();
+  for (const layer of layers) {
+    const title = layer.annotations![TITLE]!;
+    const bytes = await client.pullBlob(name, layer.digest, layer.size);
+    if (bytes.length !== layer.size) throw refuse(`its file ${title} is ${bytes.length} bytes, not the ${layer.size} its manifest says`);
+    files.set(title, bytes);
   }
   const bundleBytes = files.get(BUNDLE_FILE);
   if (bundleBytes === undefined) throw refuse(`it has no ${BUNDLE_FILE}`);

@@ -33,9 +33,8 @@ function algorithmOf(key: KeyObject, file: string): SignatureDocument['algorithm
   if (key.asymmetricKeyType === 'ed25519') return 'ed25519';
   if (key.asymmetricKeyType === 'ec' && key.asymmetricKeyDetails?.namedCurve === 'prime256v1') return 'ecdsa-p256-sha256';
   const curve = key.asymmetricKeyDetails?.namedCurve;
-  throw new KeyError(
-    `${file}: a ${key.asymmetricKeyType}${curve === undefined ? '' : ` (${curve})`} key; sign with ECDSA P-256 or Ed25519`,
-  );
+  const type = `${key.asymmetricKeyType?.toUpperCase()}${curve === undefined ? '' : ` ${curve}`}`;
+  throw new KeyError(`${file}: holds a key of type ${type}; sign with ECDSA P-256 or Ed25519`);
 }
 
 /** The private key in a PEM file, checked to be one we sign with. */
@@ -65,8 +64,13 @@ export function readTrustedKeys(file: string): KeyObject[] {
     throw new KeyError(
       `${file}: holds no PEM public key (-----BEGIN PUBLIC KEY-----); export one with \`openssl pkey -in key.pem -pubout\``,
     );
-  return blocks.map((block) => {
-    const key = createPublicKey(block);
+  return blocks.map((block, index) => {
+    let key: KeyObject;
+    try {
+      key = createPublicKey(block);
+    } catch (error) {
+      throw new KeyError(`${file}: public key ${index + 1} cannot be read (${(error as Error).message})`);
+    }
     algorithmOf(key, file);
     return key;
   });

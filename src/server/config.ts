@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { parsePlace, type RegistryPlace } from '../oci/reference.js';
+import { readTrustedKeys } from '../oci/signature.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -198,9 +199,6 @@ export const SETTINGS: readonly string[] = [
 /** BUNDLES_FROM and the settings that go with it, checked. */
 function bundlesFrom(env: NodeJS.ProcessEnv): BundlesFrom | undefined {
   const pollMs = integer(env, 'BUNDLES_POLL_SECONDS', 1, 86_400) * 1000;
-  const trustKeyFile = env.TRUST_KEY_FILE || undefined;
-  if (trustKeyFile !== undefined && !existsSync(trustKeyFile))
-    throw new ConfigError('TRUST_KEY_FILE', `file ${trustKeyFile} does not exist`);
   const text = env.BUNDLES_FROM || undefined;
   if (text === undefined) {
     const orphan = ['BUNDLES_FROM_INSECURE', 'BUNDLES_FROM_REPOSITORIES', 'TRUST_KEY_FILE'].find((name) => env[name] !== undefined);
@@ -212,6 +210,17 @@ function bundlesFrom(env: NodeJS.ProcessEnv): BundlesFrom | undefined {
     place = parsePlace(text);
   } catch (error) {
     throw new ConfigError('BUNDLES_FROM', (error as Error).message);
+  }
+  const trustKeyFile = env.TRUST_KEY_FILE;
+  // Set but empty (a template left unfilled) must not turn signature checks off.
+  if (trustKeyFile === '')
+    throw new ConfigError('TRUST_KEY_FILE', 'is empty: name the PEM file of the public keys that sign releases, or unset it');
+  if (trustKeyFile !== undefined) {
+    try {
+      readTrustedKeys(trustKeyFile);
+    } catch (error) {
+      throw new ConfigError('TRUST_KEY_FILE', (error as Error).message);
+    }
   }
   const insecureText = env.BUNDLES_FROM_INSECURE ?? 'false';
   if (insecureText !== 'true' && insecureText !== 'false')

@@ -8,10 +8,8 @@
 import type { KeyObject } from 'node:crypto';
 import type { Logger } from 'pino';
 import { addRelease } from '../bundle/add-release.js';
-import { BundleLoadError } from '../bundle/bundle-file.js';
 import { releasesInDist } from '../bundle/dist-layout.js';
-import type { Credentials } from '../oci/distribution.js';
-import { RegistryClient } from '../oci/distribution.js';
+import { type Credentials, isOutage, RegistryClient } from '../oci/distribution.js';
 import { ociRepository, placeText, repositoryOf } from '../oci/reference.js';
 import { pullRelease, RefusedReleaseError } from '../oci/release-artifact.js';
 import { readTrustedKeys } from '../oci/signature.js';
@@ -134,13 +132,28 @@ export class RegistryFollower {
     return (await this.client.catalog()).filter((name) => repositoryOf(place, name) !== undefined).sort();
   }
 
-  /** Pulls the releases of `name` the folder lacks; returns how many it added. */
+  /** Pulls the releases of `name` the folder lacks; returns how many it added. Only an outage stops the poll. */
   private async pullMissing(name: string, refusedNow: Set<string>): Promise<number> {
     const { distDir, logger } = this.options;
     const { repository, apiVersion } = repositoryOf(this.options.from.place, name)!;
+    // One bad repository or release must not keep the others from being served: it is refused, alone.
+    const refuse = (reference: string, error: unknown): void => {
+      if (isOutage(error)) throw error;
+      const why = error instanceof RefusedReleaseError ? error.why : (error as Error).message;
+      if (this.status.refused[reference] !== why) logger.warn({ release: reference, reason: why }, 'registry: release refused');
+      this.status.refused[reference] = why;
+      refusedNow.add(reference);
+    };
+    let tags: string[];
+    try {
+      tags = await this.client.tags(name);
+    } catch (error) {
+      refuse(`${this.client.registry}/${name}`, error);
+      return 0;
+    }
     const held = new Set(releasesInDist(distDir, repository, apiVersion));
     let added = 0;
-    for (const tag of (await this.client.tags(name)).filter(isRelease)) {
+    for (const tag of tags.filter(isRelease)) {
       if (held.has(tag)) continue;
       const reference = `${this.client.registry}/${name}:${tag}`;
       try {
@@ -149,15 +162,9 @@ export class RegistryFollower {
         addRelease(distDir, pulled.bundle, pulled.files, pulled.date);
         added++;
         this.status.pulled++;
-        delete this.status.refused[reference];
         logger.info({ release: reference, digest: pulled.digest, signedBy: pulled.signedBy }, 'registry: release pulled');
       } catch (error) {
-        // A release that may not be served is said once, and looked at again each poll (it may be signed later).
-        if (!(error instanceof RefusedReleaseError) && !(error instanceof BundleLoadError)) throw error;
-        const why = error instanceof RefusedReleaseError ? error.why : error.message;
-        if (this.status.refused[reference] !== why) logger.warn({ release: reference, reason: why }, 'registry: release refused');
-        this.status.refused[reference] = why;
-        refusedNow.add(reference);
+        refuse(reference, error); // looked at again each poll: it may be signed, or mended, later
       }
     }
     return added;
