@@ -3,6 +3,7 @@
  * port): releases go up as artifacts and come back byte for byte, tags are never overwritten, and a
  * trust key refuses unsigned and wrongly signed releases, saying which.
  */
+import { execFileSync, spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -345,5 +346,61 @@ describe.skipIf(!hasDockerRegistry)('a registry that answers what no registry sh
     expect(loadBundles(folder).map((loaded) => loaded.bundle.repository.release)).toEqual(
       releases.slice(0, -1).map((entry) => entry.release),
     );
+  }, 60_000);
+});
+
+describe.skipIf(!hasDockerRegistry)('a registry over HTTPS', () => {
+  let registry: DockerRegistry;
+  let certFile: string;
+  beforeAll(async () => {
+    const dir = tempDir();
+    certFile = path.join(dir, 'registry.crt');
+    const keyFile = path.join(dir, 'registry.key');
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+      ],
+      { stdio: 'ignore' },
+    );
+    registry = await startDockerRegistry({ tls: { certFile, keyFile } });
+  }, 30_000);
+  afterAll(() => registry?.stop());
+
+  /** The CLI as its own process: NODE_EXTRA_CA_CERTS is read when Node starts. */
+  const facetform = (args: string[], env: Record<string, string> = {}) =>
+    spawnSync(process.execPath, [path.join(ROOT, 'bin/facetform.js'), ...args], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { PATH: process.env.PATH, ...env },
+    });
+
+  it('pushes and pulls over HTTPS by default, trusting a private CA from NODE_EXTRA_CA_CERTS, and says what to do without it', () => {
+    const target = `${repository}/${latest.apiVersion}@${latest.release}`;
+    const place = `oci://${registry.host}/facetform`;
+    const untrusted = facetform(['push', target, place, '--bundles', DIST]);
+    expect(untrusted.status).toBe(1);
+    expect(untrusted.stderr).toContain('needs that CA in NODE_EXTRA_CA_CERTS');
+    const pushed = facetform(['push', target, place, '--bundles', DIST], { NODE_EXTRA_CA_CERTS: certFile });
+    expect(pushed.status, pushed.stderr).toBe(0);
+    const pulled = facetform(['pull', target, place, '--bundles', tempDir()], { NODE_EXTRA_CA_CERTS: certFile });
+    expect(pulled.status, pulled.stderr).toBe(0);
+    expect(pulled.stdout).toContain(latest.digest);
   }, 60_000);
 });

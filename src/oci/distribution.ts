@@ -114,8 +114,11 @@ export class RegistryClient {
       } catch (error) {
         const cause = (error as { cause?: { code?: string; message?: string } }).cause;
         const why = cause?.code ?? cause?.message ?? (error as Error).message;
-        const hint =
-          !this.options.insecure && /SSL|EPROTO|ECONNRESET/i.test(String(why)) ? ' (a plain-HTTP registry needs --insecure)' : '';
+        const hint = /CERT|SELF_SIGNED/i.test(String(why))
+          ? ' (a registry whose certificate a private CA signed needs that CA in NODE_EXTRA_CA_CERTS)'
+          : !this.options.insecure && /SSL|EPROTO|ECONNRESET/i.test(String(why))
+            ? ' (a plain-HTTP registry needs --insecure)'
+            : '';
         throw new RegistryUnreachableError(`cannot reach ${this.registry}: ${method} ${new URL(url).pathname} failed (${why})${hint}`);
       }
     };

@@ -6,6 +6,8 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import http from 'node:http';
+import https from 'node:https';
 import path from 'node:path';
 import bcrypt from 'bcryptjs';
 import { freePort } from './redis.js';
@@ -36,7 +38,7 @@ export interface TokenAuth {
 }
 
 export async function startDockerRegistry(
-  options: { auth?: { username: string; password: string }; token?: TokenAuth } = {},
+  options: { auth?: { username: string; password: string }; token?: TokenAuth; tls?: { certFile: string; keyFile: string } } = {},
 ): Promise<DockerRegistry> {
   const dir = mkdtempSync(path.join(tmpdir(), 'facetform-registry-'));
   const port = await freePort();
@@ -50,11 +52,12 @@ export async function startDockerRegistry(
   const auth = options.auth === undefined ? tokenAuth : htpasswd;
   if (options.auth !== undefined)
     writeFileSync(path.join(dir, 'htpasswd'), `${options.auth.username}:${bcrypt.hashSync(options.auth.password, 5)}\n`);
+  const tls = options.tls === undefined ? '' : `  tls:\n    certificate: ${options.tls.certFile}\n    key: ${options.tls.keyFile}\n`;
   const config = path.join(dir, 'config.yml');
   writeFileSync(
     config,
     `version: 0.1\nlog:\n  level: error\n  accesslog:\n    disabled: true\nstorage:\n  filesystem:\n    rootdirectory: ${path.join(dir, 'storage')}\n` +
-      `  delete:\n    enabled: true\nhttp:\n  addr: ${host}\n${auth}`,
+      `  delete:\n    enabled: true\nhttp:\n  addr: ${host}\n${tls}${auth}`,
   );
   let child: ChildProcess;
   const start = async () => {
@@ -63,8 +66,7 @@ export async function startDockerRegistry(
     child.stderr!.on('data', (chunk) => (output += chunk));
     for (let attempt = 0; attempt < 200; attempt++) {
       if (child.exitCode !== null) throw new Error(`docker-registry exited with ${child.exitCode}: ${output}`);
-      const answer = await fetch(`http://${host}/v2/`).catch(() => undefined);
-      if (answer !== undefined && (answer.status === 200 || answer.status === 401)) return;
+      if (await answers(host, options.tls !== undefined)) return;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error(`docker-registry did not answer on ${host}: ${output}`);
@@ -90,4 +92,16 @@ export async function startDockerRegistry(
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Whether the registry answers /v2/ (over HTTPS without checking its certificate, which the test made). */
+function answers(host: string, tls: boolean): Promise<boolean> {
+  const [hostname, port] = host.split(':');
+  return new Promise((resolve) => {
+    const request = (tls ? https : http).get({ hostname, port, path: '/v2/', rejectUnauthorized: false }, (response) => {
+      response.resume();
+      resolve(response.statusCode === 200 || response.statusCode === 401);
+    });
+    request.on('error', () => resolve(false));
+  });
 }
