@@ -162,6 +162,21 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     const client = new RegistryClient(registry.host, { insecure: true });
     const tags = await client.tags(`facetform/${repository}/${latest.apiVersion}`);
     expect(tags.filter((tag) => /^sha256-[0-9a-f]{64}$/.test(tag))).toHaveLength(2);
+    // Signing again with the same key (ECDSA signs differently each time) adds no second signature.
+    const resigned = await runCli([
+      'push',
+      `${repository}@${oldest.release}`,
+      registry.place,
+      '--insecure',
+      '--bundles',
+      DIST,
+      '--sign',
+      ec.privateKey,
+    ]);
+    expect(resigned.code, resigned.stderr).toBe(0);
+    const name = `facetform/${repository}/${oldest.apiVersion}`;
+    const digest = (await client.manifestDigest(name, oldest.release))!;
+    expect(await client.referrers(name, digest, 'application/vnd.facetform.signature.v1')).toHaveLength(1);
   }, 60_000);
 
   it('refuses a release whose registry answers changed bytes for a file, and leaves the folder as it was', async () => {

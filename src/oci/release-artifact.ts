@@ -7,13 +7,13 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { KeyObject } from 'node:crypto';
+import { createPublicKey, type KeyObject } from 'node:crypto';
 import { isReleaseFilePath, type ReleaseFiles } from '../bundle/add-release.js';
 import type { Bundle } from '../bundle/bundle.js';
 import { BundleLoadError, parseBundle } from '../bundle/bundle-file.js';
 import { BUNDLE_FILE } from '../bundle/dist-layout.js';
 import { type Descriptor, type Manifest, MANIFEST_MEDIA_TYPE, RegistryClient, RegistryError, sha256Digest } from './distribution.js';
-import { checkSignature, type SignatureDocument, signDigest } from './signature.js';
+import { checkSignature, keyIdOf, type SignatureDocument, signDigest } from './signature.js';
 
 export const BUNDLE_ARTIFACT_TYPE = 'application/vnd.facetform.bundle.v1';
 export const SIGNATURE_ARTIFACT_TYPE = 'application/vnd.facetform.signature.v1';
@@ -123,6 +123,11 @@ export async function pushRelease(
     outcome = 'pushed';
   }
   if (signingKey === undefined) return { digest, outcome };
+  // A release signed by this key already is not signed again: ECDSA signs differently every time, and
+  // a push run after every build must not pile up signatures that a pull reads one by one.
+  const keyId = keyIdOf(createPublicKey(signingKey));
+  const signatures = await client.referrers(name, digest, SIGNATURE_ARTIFACT_TYPE);
+  if (signatures.some((referrer) => referrer.annotations?.[ANNOTATIONS.signingKey] === keyId)) return { digest, outcome, signedBy: keyId };
   const signature = signDigest(digest, signingKey);
   await pushSignature(
     client,

@@ -35,6 +35,7 @@ export class RegistryFollower {
   private running: Promise<void> | undefined;
   private pollAgain = false;
   private timer: NodeJS.Timeout | undefined;
+  private stopped = false;
 
   constructor(private readonly options: FollowerOptions) {
     const { from } = options;
@@ -65,6 +66,7 @@ export class RegistryFollower {
   start(): Promise<void> {
     const first = this.poll();
     const next = () => {
+      if (this.stopped) return; // a poll that ends after stop() schedules none
       this.timer = setTimeout(() => void this.poll().finally(next), this.options.from.pollMs);
       this.timer.unref();
     };
@@ -73,6 +75,7 @@ export class RegistryFollower {
   }
 
   stop(): void {
+    this.stopped = true;
     clearTimeout(this.timer);
   }
 
