@@ -110,28 +110,12 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     const ed = keyPair('ed25519', keys, 'ed');
     const ec = keyPair('ec', keys, 'ec');
     const stranger = keyPair('ed25519', keys, 'stranger');
-    const signed = await runCli([
-      'push',
-      `${repository}@${latest.release}`,
-      registry.place,
-      '--insecure',
-      '--bundles',
-      DIST,
-      '--sign',
-      ed.privateKey,
-    ]);
+    const pushSigned = (entry: Entry, key: string) =>
+      runCli(['push', `${repository}@${entry.release}`, registry.place, '--insecure', '--bundles', DIST, '--sign', key]);
+    const signed = await pushSigned(latest, ed.privateKey);
     expect(signed.code, signed.stderr).toBe(0);
     expect(signed.stdout).toMatch(/signed by sha256:[0-9a-f]{64}/);
-    const bySecond = await runCli([
-      'push',
-      `${repository}@${oldest.release}`,
-      registry.place,
-      '--insecure',
-      '--bundles',
-      DIST,
-      '--sign',
-      ec.privateKey,
-    ]);
+    const bySecond = await pushSigned(oldest, ec.privateKey);
     expect(bySecond.code, bySecond.stderr).toBe(0);
 
     const pull = (release: string, trustKey: string, folder = tempDir()) =>
@@ -163,16 +147,7 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     const tags = await client.tags(`facetform/${repository}/${latest.apiVersion}`);
     expect(tags.filter((tag) => /^sha256-[0-9a-f]{64}$/.test(tag))).toHaveLength(2);
     // Signing again with the same key (ECDSA signs differently each time) adds no second signature.
-    const resigned = await runCli([
-      'push',
-      `${repository}@${oldest.release}`,
-      registry.place,
-      '--insecure',
-      '--bundles',
-      DIST,
-      '--sign',
-      ec.privateKey,
-    ]);
+    const resigned = await pushSigned(oldest, ec.privateKey);
     expect(resigned.code, resigned.stderr).toBe(0);
     const name = `facetform/${repository}/${oldest.apiVersion}`;
     const digest = (await client.manifestDigest(name, oldest.release))!;
