@@ -6,6 +6,7 @@
  */
 import { addRelease } from '../bundle/add-release.js';
 import { latestRelease, isRelease } from '../release/release.js';
+import { isOutage } from '../oci/distribution.js';
 import { ociRepository, repositoryOf } from '../oci/reference.js';
 import { pullRelease } from '../oci/release-artifact.js';
 import { readTrustedKeys } from '../oci/signature.js';
@@ -23,7 +24,13 @@ export async function runPull(args: string[], io: Io, env: NodeJS.ProcessEnv = p
     const { place, client } = await registryClient(positionals[1], values, io, env);
     let apiVersion = spec.apiVersion;
     if (apiVersion === undefined) {
-      const versions = (await client.catalog().catch(() => undefined))
+      // Without a catalog the caller names the version; a registry that cannot be reached says so instead.
+      const versions = (
+        await client.catalog().catch((error: unknown) => {
+          if (isOutage(error)) throw error;
+          return undefined;
+        })
+      )
         ?.map((name) => repositoryOf(place, name))
         .filter((found) => found?.repository === spec.repository)
         .map((found) => found!.apiVersion);
