@@ -3,7 +3,7 @@
  * port): releases go up as artifacts and come back byte for byte, tags are never overwritten, and a
  * trust key refuses unsigned and wrongly signed releases, saying which.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { cpSync, existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,7 @@ import { runCli } from './helpers/build.js';
 import { hasDockerRegistry, startDockerRegistry, type DockerRegistry } from './helpers/docker-registry.js';
 import { ROOT, tempDir } from './helpers/repos.js';
 import { startTokenService, type TokenService } from './helpers/token-service.js';
+import { selfSignedCertificate } from './helpers/certificate.js';
 import { startHostileRegistry, type HostileRegistry } from './helpers/hostile-registry.js';
 import { pino } from 'pino';
 import { parsePlace } from '../src/oci/reference.js';
@@ -36,6 +37,10 @@ const repository = [...new Set(index.bundles.map((entry) => entry.repository))].
 )[0]!;
 const releases = index.bundles.filter((entry) => entry.repository === repository);
 const [oldest, latest] = [releases[0]!, releases.at(-1)!];
+
+/** `facetform pull` of one release from `place` into `folder`, over plain HTTP; `options` and `stdin` as a command needs them. */
+const pullInto = (place: string, entry: Entry, folder: string, options: string[] = [], stdin?: string) =>
+  runCli(['pull', `${repository}/${entry.apiVersion}@${entry.release}`, place, '--insecure', '--bundles', folder, ...options], stdin);
 
 /** Every file under `dir`, by relative path. */
 function filesOf(dir: string): Map<string, Buffer> {
@@ -71,14 +76,7 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     expect(pushed.stdout.match(/ pushed /g)).toHaveLength(releases.length);
     const folder = tempDir();
     for (const entry of releases) {
-      const pulled = await runCli([
-        'pull',
-        `${repository}/${entry.apiVersion}@${entry.release}`,
-        registry.place,
-        '--insecure',
-        '--bundles',
-        folder,
-      ]);
+      const pulled = await pullInto(registry.place, entry, folder);
       expect(pulled.code, pulled.stderr).toBe(0);
       expect(pulled.stdout).toContain(entry.digest);
       const release = path.dirname(entry.path);
@@ -118,26 +116,16 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     const bySecond = await pushSigned(oldest, ec.privateKey);
     expect(bySecond.code, bySecond.stderr).toBe(0);
 
-    const pull = (release: string, trustKey: string, folder = tempDir()) =>
-      runCli([
-        'pull',
-        `${repository}/${latest.apiVersion}@${release}`,
-        registry.place,
-        '--insecure',
-        '--bundles',
-        folder,
-        '--trust-key',
-        trustKey,
-      ]);
-    expect((await pull(latest.release, ed.publicKey)).code).toBe(0);
-    expect((await pull(oldest.release, ec.publicKey)).code).toBe(0);
-    const wrongKey = await pull(latest.release, stranger.publicKey);
+    const pull = (entry: Entry, trustKey: string, folder = tempDir()) => pullInto(registry.place, entry, folder, ['--trust-key', trustKey]);
+    expect((await pull(latest, ed.publicKey)).code).toBe(0);
+    expect((await pull(oldest, ec.publicKey)).code).toBe(0);
+    const wrongKey = await pull(latest, stranger.publicKey);
     expect(wrongKey.code).toBe(1);
     expect(wrongKey.stderr).toMatch(/is refused: it is signed by key sha256:[0-9a-f]{64}, which is not a trusted key/);
     const unsigned = releases.find((entry) => entry.release !== latest.release && entry.release !== oldest.release) ?? oldest;
     if (unsigned !== oldest) {
       const folder = tempDir();
-      const refused = await pull(unsigned.release, ed.publicKey, folder);
+      const refused = await pull(unsigned, ed.publicKey, folder);
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain('is refused: it is not signed, and a trust key is configured');
       expect(existsSync(path.join(folder, 'index.json'))).toBe(false);
@@ -167,14 +155,7 @@ describe.skipIf(!hasDockerRegistry)('releases through an OCI registry (docker-re
     writeFileSync(blob, Buffer.from(original.toString('utf8').replace('"release"', '"releasf"')));
     try {
       const folder = tempDir();
-      const pulled = await runCli([
-        'pull',
-        `${repository}/${latest.apiVersion}@${latest.release}`,
-        registry.place,
-        '--insecure',
-        '--bundles',
-        folder,
-      ]);
+      const pulled = await pullInto(registry.place, latest, folder);
       expect(pulled.code).toBe(1);
       expect(pulled.stderr).toContain(`answered blob ${sha256Digest(bundleBytes)}`);
       expect(readdirSync(folder)).toEqual([]);
@@ -217,21 +198,7 @@ describe.skipIf(!hasDockerRegistry)('a registry behind basic auth', () => {
       'correct horse\n',
     );
     expect(pushed.code, pushed.stderr).toBe(0);
-    const folder = tempDir();
-    const pulled = await runCli(
-      [
-        'pull',
-        `${repository}/${latest.apiVersion}@${latest.release}`,
-        registry.place,
-        '--insecure',
-        '--bundles',
-        folder,
-        '--username',
-        'ci',
-        '--password-stdin',
-      ],
-      'correct horse',
-    );
+    const pulled = await pullInto(registry.place, latest, tempDir(), ['--username', 'ci', '--password-stdin'], 'correct horse');
     expect(pulled.code, pulled.stderr).toBe(0);
     const anonymous = await runCli(['push', target, registry.place, '--insecure', '--bundles', DIST]);
     expect(anonymous.code).toBe(1);
@@ -266,7 +233,7 @@ describe.skipIf(!hasDockerRegistry)('a registry behind token authentication', ()
     try {
       const pushed = await runCli(['push', target, registry.place, '--insecure', '--bundles', DIST]);
       expect(pushed.code, pushed.stderr).toBe(0);
-      const pulled = await runCli(['pull', target, registry.place, '--insecure', '--bundles', tempDir()]);
+      const pulled = await pullInto(registry.place, latest, tempDir());
       expect(pulled.code, pulled.stderr).toBe(0);
     } finally {
       process.env = saved;
@@ -274,7 +241,7 @@ describe.skipIf(!hasDockerRegistry)('a registry behind token authentication', ()
     const name = `facetform/${repository}/${latest.apiVersion}`;
     expect(tokens.issued).toContain(`repository:${name}:pull,push`);
     expect(tokens.issued).toContain(`repository:${name}:pull`);
-    const refused = await runCli(['pull', target, registry.place, '--insecure', '--bundles', tempDir()]);
+    const refused = await pullInto(registry.place, latest, tempDir());
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('refused a token');
   }, 60_000);
@@ -288,8 +255,7 @@ describe.skipIf(!hasDockerRegistry)('a registry that answers what no registry sh
   /** The manifest the real registry holds for a release, to be answered changed. */
   const manifestOf = async (entry: Entry) =>
     (await new RegistryClient(registry.host, { insecure: true }).pullManifest(name(entry.apiVersion), entry.release))!.manifest;
-  const pull = (entry: Entry) =>
-    runCli(['pull', `${repository}/${entry.apiVersion}@${entry.release}`, place(), '--insecure', '--bundles', tempDir()]);
+  const pull = (entry: Entry) => pullInto(place(), entry, tempDir());
   beforeAll(async () => {
     registry = await startDockerRegistry();
     hostile = await startHostileRegistry(registry.host);
@@ -343,33 +309,9 @@ describe.skipIf(!hasDockerRegistry)('a registry over HTTPS', () => {
   let registry: DockerRegistry;
   let certFile: string;
   beforeAll(async () => {
-    const dir = tempDir();
-    certFile = path.join(dir, 'registry.crt');
-    const keyFile = path.join(dir, 'registry.key');
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-days',
-        '1',
-      ],
-      { stdio: 'ignore' },
-    );
-    registry = await startDockerRegistry({ tls: { certFile, keyFile } });
+    const made = selfSignedCertificate(tempDir(), 'registry', '127.0.0.1', ['subjectAltName=IP:127.0.0.1']);
+    certFile = made.certFile;
+    registry = await startDockerRegistry({ tls: made });
   }, 30_000);
   afterAll(() => registry?.stop());
 

@@ -102,7 +102,9 @@ export async function pushRelease(
   signingKey?: KeyObject,
 ): Promise<PushOutcome> {
   const { manifest, blobs } = releaseArtifact(bundle, files, date);
-  const digest = sha256Digest(Buffer.from(JSON.stringify(manifest)));
+  // The bytes pushManifest sends (JSON.stringify of the same object): their digest and size name the release.
+  const manifestBytes = Buffer.from(JSON.stringify(manifest));
+  const digest = sha256Digest(manifestBytes);
   const tag = bundle.repository.release;
   const held = await client.manifestDigest(name, tag);
   if (held !== undefined && held !== digest) {
@@ -129,12 +131,7 @@ export async function pushRelease(
   const signatures = await client.referrers(name, digest, SIGNATURE_ARTIFACT_TYPE);
   if (signatures.some((referrer) => referrer.annotations?.[ANNOTATIONS.signingKey] === keyId)) return { digest, outcome, signedBy: keyId };
   const signature = signDigest(digest, signingKey);
-  await pushSignature(
-    client,
-    name,
-    { mediaType: MANIFEST_MEDIA_TYPE, digest, size: Buffer.byteLength(JSON.stringify(manifest)) },
-    signature,
-  );
+  await pushSignature(client, name, { mediaType: MANIFEST_MEDIA_TYPE, digest, size: manifestBytes.length }, signature);
   return { digest, outcome, signedBy: signature.keyId };
 }
 

@@ -2,14 +2,13 @@
  * A registry token service, as Docker Hub's or Harbor's: it takes a user name and password (basic
  * auth) and hands out a JWT (ES256, its certificate in `x5c`) granting the scope asked for, which
  * docker-registry checks against the certificate it is configured with. The certificate is made by
- * the openssl command.
+ * the openssl command (certificate.ts).
  */
-import { execFileSync } from 'node:child_process';
 import { createPrivateKey, randomUUID, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import { selfSignedCertificate } from './certificate.js';
 import type { TokenAuth } from './docker-registry.js';
 
 export interface TokenService {
@@ -22,29 +21,7 @@ export interface TokenService {
 const base64url = (value: Buffer | string) => Buffer.from(value).toString('base64url');
 
 export async function startTokenService(dir: string, user: { username: string; password: string }): Promise<TokenService> {
-  const keyFile = path.join(dir, 'token.key');
-  const certFile = path.join(dir, 'token.crt');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-      '-subj',
-      '/CN=facetform-token',
-      '-days',
-      '1',
-    ],
-    { stdio: 'ignore' },
-  );
+  const { certFile, keyFile } = selfSignedCertificate(dir, 'token', 'facetform-token');
   const key = createPrivateKey(readFileSync(keyFile));
   const der = readFileSync(certFile, 'utf8').replace(/-----[^-]+-----|\s/g, '');
   const issued: string[] = [];
