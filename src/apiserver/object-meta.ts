@@ -1,0 +1,100 @@
+/**
+ * The API server's rules for every object's metadata (apimachinery api/validation/objectmeta.go):
+ * the name by the kind's rule, generateName, namespace, labels, annotations and their 256 KiB,
+ * owner references and finalizers. Custom resources are judged by the same rules.
+ */
+import { type FieldError, FieldPath, GoSyntax, forbidden, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { list, number, object, string, stringMap, strings } from './go-values.js';
+import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameRule } from './names.js';
+
+export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
+
+/** metav1 ValidateLabels: each key a qualified name, each value a label value; errors at the map. */
+export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const [key, value] of stringMap(labels)) {
+    errors.push(...invalidEach(path, key, isQualifiedName(key)));
+    errors.push(...invalidEach(path, value, isValidLabelValue(value)));
+  }
+  return errors;
+}
+
+export function validateAnnotations(annotations: unknown, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let size = 0;
+  for (const [key, value] of stringMap(annotations)) {
+    errors.push(...invalidEach(path, key, isQualifiedName(key.toLowerCase())));
+    size += Buffer.byteLength(key) + Buffer.byteLength(value);
+  }
+  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errors.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+  return errors;
+}
+
+/** schema.FromAPIVersionAndKind's version: "v1" is the core group's, "group/v1" a group's, anything else none. */
+function parseGroupVersion(apiVersion: string): { group: string; version: string } {
+  if (apiVersion === '' || apiVersion === '/') return { group: '', version: '' };
+  const parts = apiVersion.split('/');
+  if (parts.length === 1) return { group: '', version: apiVersion };
+  if (parts.length === 2) return { group: parts[0]!, version: parts[1]! };
+  return { group: '', version: '' };
+}
+
+function validateOwnerReferences(references: unknown, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  let firstController = '';
+  for (const entry of list(references)) {
+    const reference = object(entry);
+    const apiVersion = string(reference.apiVersion);
+    const kind = string(reference.kind);
+    const { group, version } = parseGroupVersion(apiVersion);
+    if (version === '') errors.push(invalid(path.child('apiVersion'), apiVersion, 'version must not be empty'));
+    if (kind === '') errors.push(invalid(path.child('kind'), kind, 'kind must not be empty'));
+    if (string(reference.name) === '') errors.push(invalid(path.child('name'), string(reference.name), 'name must not be empty'));
+    if (string(reference.uid) === '') errors.push(invalid(path.child('uid'), string(reference.uid), 'uid must not be empty'));
+    if (group === '' && version === 'v1' && kind === 'Event')
+      errors.push(invalid(path, new GoSyntax(JSON.stringify(reference)), '/v1, Kind=Event is disallowed from being an owner'));
+    if (reference.controller === true) {
+      const controller = `${kind}/${string(reference.name)}`;
+      if (firstController !== '')
+        errors.push(
+          invalid(
+            path,
+            new GoSyntax(JSON.stringify(references)),
+            `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
+          ),
+        );
+      else firstController = controller;
+    }
+  }
+  return errors;
+}
+
+function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] {
+  const names = strings(finalizers);
+  const errors = names.flatMap((name) => invalidEach(path, name, isQualifiedName(name)));
+  if (names.includes('orphan') && names.includes('foregroundDeletion'))
+    errors.push(invalid(path, names, 'finalizer orphan and foregroundDeletion cannot be both set'));
+  return errors;
+}
+
+/** ValidateObjectMetaAccessor, for metadata as the registry holds it (namespace and a generated name filled in). */
+export function validateObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule, path = FieldPath.of('metadata')): FieldError[] {
+  const meta = object(metadata);
+  const errors: FieldError[] = [];
+  const generateName = string(meta.generateName);
+  if (generateName !== '') errors.push(...invalidEach(path.child('generateName'), generateName, nameRule(generateName, true)));
+  const name = string(meta.name);
+  if (name === '') errors.push(required(path.child('name'), 'name or generateName is required'));
+  else errors.push(...invalidEach(path.child('name'), name, nameRule(name, false)));
+  const namespace = string(meta.namespace);
+  if (namespaced) {
+    if (namespace === '') errors.push(required(path.child('namespace')));
+    else errors.push(...invalidEach(path.child('namespace'), namespace, nameIsDNSLabel(namespace, false)));
+  } else if (namespace !== '') errors.push(forbidden(path.child('namespace'), 'not allowed on this type'));
+  if (number(meta.generation) < 0) errors.push(invalid(path.child('generation'), number(meta.generation), 'must be greater than or equal to 0'));
+  errors.push(...validateLabels(meta.labels, path.child('labels')));
+  errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
+  errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
+  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
+  return errors;
+}
