@@ -115,10 +115,12 @@ function error(path: FieldPath, type: CauseType, detail: string, value?: { shown
 
 export const required = (path: FieldPath, detail = ''): FieldError => error(path, 'FieldValueRequired', detail);
 export const forbidden = (path: FieldPath, detail: string): FieldError => error(path, 'FieldValueForbidden', detail);
-export const invalid = (path: FieldPath, value: unknown, detail: string): FieldError => error(path, 'FieldValueInvalid', detail, { shown: value });
+export const invalid = (path: FieldPath, value: unknown, detail: string): FieldError =>
+  error(path, 'FieldValueInvalid', detail, { shown: value });
 export const duplicate = (path: FieldPath, value: unknown): FieldError => error(path, 'FieldValueDuplicate', '', { shown: value });
 export const notFound = (path: FieldPath, value: unknown): FieldError => error(path, 'FieldValueNotFound', '', { shown: value });
-export const tooLong = (path: FieldPath, maxLength: number): FieldError => error(path, 'FieldValueTooLong', `may not be more than ${maxLength} bytes`);
+export const tooLong = (path: FieldPath, maxLength: number): FieldError =>
+  error(path, 'FieldValueTooLong', `may not be more than ${maxLength} bytes`);
 export const tooMany = (path: FieldPath, actual: number, max: number): FieldError =>
   error(path, 'FieldValueTooMany', `must have at most ${max} items`, { shown: actual });
 export const notSupported = (path: FieldPath, value: unknown, valid: readonly string[]): FieldError =>

@@ -3,12 +3,15 @@
  * failed schema check, of another type) is the zero value, so a rule ported from Go reads the
  * same conditions (`len(x) == 0`, `x == nil`) without guarding every access.
  */
-import { isPlainObject, type JsonObject } from '../util/json.js';
+import { isPlainObject } from '../util/json.js';
 
-const EMPTY: JsonObject = Object.freeze({}) as JsonObject;
+/** A decoded JSON object, read member by member. */
+export type Fields = Record<string, unknown>;
+
+const EMPTY: Fields = Object.freeze({}) as Fields;
 
 /** The object at `value`, or an empty one (Go's zero struct). */
-export const object = (value: unknown): JsonObject => (isPlainObject(value) ? value : EMPTY);
+export const object = (value: unknown): Fields => (isPlainObject(value) ? value : EMPTY);
 
 /** Whether an optional pointer member is set (not absent, not null). */
 export const isSet = (value: unknown): boolean => value !== undefined && value !== null;

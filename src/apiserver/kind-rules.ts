@@ -3,14 +3,14 @@
  * versioned type gets, and the hand-written validation of the kind (pkg/apis/<group>/validation),
  * object metadata included. One module per kind under kinds/ exports one of these.
  */
-import type { JsonObject } from '../util/json.js';
+import type { Fields } from './go-values.js';
 import type { FieldError } from './field-error.js';
 
 export interface KindRules {
   /** Namespaced kinds get the request's namespace; cluster-scoped ones have theirs cleared. */
   namespaced: boolean;
   /** SetDefaults_<Kind> and conversion to the internal type, on a copy (the answer stays as rendered). */
-  defaults?(manifest: JsonObject): void;
+  defaults?(manifest: Fields): void;
   /** The registry strategy's Validate on the defaulted copy. */
-  validate(manifest: JsonObject): FieldError[];
+  validate(manifest: Fields): FieldError[];
 }

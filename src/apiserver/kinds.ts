@@ -7,8 +7,20 @@ import type { FieldError } from './field-error.js';
 import type { KindRules } from './kind-rules.js';
 import { nameIsDNSSubdomain } from './names.js';
 import { validateObjectMeta } from './object-meta.js';
+import { configMapRules } from './kinds/config-map.js';
+import { endpointsRules } from './kinds/endpoints.js';
+import { ingressClassRules } from './kinds/ingress-class.js';
+import { ingressRules } from './kinds/ingress.js';
+import { secretRules } from './kinds/secret.js';
+import { serviceRules } from './kinds/service.js';
 
 const BUILT_IN = new Map<string, KindRules>([
+  ['/Service', serviceRules],
+  ['/Endpoints', endpointsRules],
+  ['/ConfigMap', configMapRules],
+  ['/Secret', secretRules],
+  ['networking.k8s.io/Ingress', ingressRules],
+  ['networking.k8s.io/IngressClass', ingressClassRules],
 ]);
 
 /** `networking.k8s.io/v1` → `networking.k8s.io`; the core group's `v1` → ''. */

@@ -17,7 +17,8 @@ function regexError(message: string, format: string, ...examples: string[]): str
 const anchored = (format: string): RegExp => new RegExp(`^(?:${format})$`);
 
 const QUALIFIED_NAME_FORMAT = '([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]';
-const QUALIFIED_NAME_MESSAGE = "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
+const QUALIFIED_NAME_MESSAGE =
+  "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 const QUALIFIED_NAME = anchored(QUALIFIED_NAME_FORMAT);
 
 const DNS1123_LABEL_FORMAT = '[a-z0-9]([-a-z0-9]*[a-z0-9])?';
@@ -112,7 +113,8 @@ export function isQualifiedName(value: string): string[] {
   }
   if (name.length === 0) errors.push(`name part ${EMPTY_ERROR}`);
   else if (utf8Length(name) > 63) errors.push(`name part ${maxLenError(63)}`);
-  if (!QUALIFIED_NAME.test(name)) errors.push(`name part ${regexError(QUALIFIED_NAME_MESSAGE, QUALIFIED_NAME_FORMAT, 'MyName', 'my.name', '123-abc')}`);
+  if (!QUALIFIED_NAME.test(name))
+    errors.push(`name part ${regexError(QUALIFIED_NAME_MESSAGE, QUALIFIED_NAME_FORMAT, 'MyName', 'my.name', '123-abc')}`);
   return errors;
 }
 
@@ -143,7 +145,15 @@ export function isConfigMapKey(value: string): string[] {
   const errors: string[] = [];
   if (utf8Length(value) > 253) errors.push(maxLenError(253));
   if (!CONFIG_KEY.test(value))
-    errors.push(regexError("a valid config key must consist of alphanumeric characters, '-', '_' or '.'", CONFIG_KEY_FORMAT, 'key.name', 'KEY_NAME', 'key-name'));
+    errors.push(
+      regexError(
+        "a valid config key must consist of alphanumeric characters, '-', '_' or '.'",
+        CONFIG_KEY_FORMAT,
+        'key.name',
+        'KEY_NAME',
+        'key-name',
+      ),
+    );
   return [...errors, ...hasChDirPrefix(value)];
 }
 

@@ -78,7 +78,12 @@ function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] 
 }
 
 /** ValidateObjectMetaAccessor, for metadata as the registry holds it (namespace and a generated name filled in). */
-export function validateObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule, path = FieldPath.of('metadata')): FieldError[] {
+export function validateObjectMeta(
+  metadata: unknown,
+  namespaced: boolean,
+  nameRule: NameRule,
+  path = FieldPath.of('metadata'),
+): FieldError[] {
   const meta = object(metadata);
   const errors: FieldError[] = [];
   const generateName = string(meta.generateName);
@@ -91,7 +96,8 @@ export function validateObjectMeta(metadata: unknown, namespaced: boolean, nameR
     if (namespace === '') errors.push(required(path.child('namespace')));
     else errors.push(...invalidEach(path.child('namespace'), namespace, nameIsDNSLabel(namespace, false)));
   } else if (namespace !== '') errors.push(forbidden(path.child('namespace'), 'not allowed on this type'));
-  if (number(meta.generation) < 0) errors.push(invalid(path.child('generation'), number(meta.generation), 'must be greater than or equal to 0'));
+  if (number(meta.generation) < 0)
+    errors.push(invalid(path.child('generation'), number(meta.generation), 'must be greater than or equal to 0'));
   errors.push(...validateLabels(meta.labels, path.child('labels')));
   errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
   errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));

@@ -36,6 +36,7 @@ export class KindTypes {
       version: found.version.name,
       definitions: kindSchema.definitions,
       openAPIV3Schema: found.version.schema,
+      scope: found.crd.scope,
     };
     return {
       by: 'crd',

@@ -1,9 +1,13 @@
 /**
- * Checks a rendered manifest the way the API server's schema would (CONTRACT §5): a built-in kind
- * with its validator from `kubernetes-models` (the official OpenAPI compiled by ajv), a custom
- * resource with its CRD's schema and x-kubernetes-validations rules, each compiled once per kind.
+ * Checks a rendered manifest the way the API server would (CONTRACT §5): a built-in kind with its
+ * validator from `kubernetes-models` (the official OpenAPI compiled by ajv), a custom resource with
+ * its CRD's schema and x-kubernetes-validations rules, each compiled once per kind; then, on what
+ * the schema takes, the API server's own validation of the kind (src/apiserver).
  */
 import type { ErrorObject } from 'ajv';
+import { createErrors } from '../apiserver/create.js';
+import type { KindRules } from '../apiserver/kind-rules.js';
+import { builtInRules, customResourceRules } from '../apiserver/kinds.js';
 import { CelRules } from '../crd/cel-rules.js';
 import type { SkippedRule, TransitionRule } from '../crd/cel-rule-tree.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
@@ -22,6 +26,8 @@ export interface CustomResourceSchema {
   definitions: Record<string, Schema>;
   /** The version's openAPIV3Schema as the CRD has it: where its CEL rules live. */
   openAPIV3Schema: JsonObject;
+  /** The CRD's scope; bundles built before it was kept are read as Namespaced. */
+  scope?: 'Namespaced' | 'Cluster';
 }
 
 /** What a check runs: the kind's schema, and for a CRD what it says beyond it. */
@@ -31,6 +37,8 @@ interface CheckParts {
   beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }>;
   /** A CRD's CEL rules, whose transition rules judge an update. */
   celRules?: CelRules;
+  /** The API server's own rules, run on a manifest its schema takes (a decode error stops the API server first). */
+  apiServer?: KindRules;
 }
 
 export class ManifestCheck {
@@ -41,7 +49,9 @@ export class ManifestCheck {
   /** The check of one kind, or undefined when kubernetes-models has no model for it. */
   static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
     const model = kubeModel(apiVersion, kind);
-    return model === undefined ? undefined : new ManifestCheck(() => ({ validate: model.validate, beyondSchema: [] }));
+    return model === undefined
+      ? undefined
+      : new ManifestCheck(() => ({ validate: model.validate, beyondSchema: [], apiServer: builtInRules(apiVersion, kind) }));
   }
 
   /**
@@ -57,6 +67,7 @@ export class ManifestCheck {
         validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
         beyondSchema: [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
         celRules,
+        apiServer: customResourceRules(resource.scope !== 'Cluster'),
       };
     });
   }
@@ -73,9 +84,9 @@ export class ManifestCheck {
 
   /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
   problems(manifest: unknown): Problem[] {
-    const { validate, beyondSchema } = this.compiled;
+    const { validate, beyondSchema, apiServer } = this.compiled;
     const errors = validate(manifest) as ErrorObject[];
-    if (errors.length === 0 && beyondSchema.length === 0) return [];
+    if (errors.length === 0 && beyondSchema.length === 0) return apiServer === undefined ? [] : apiServerProblems(apiServer, manifest);
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
     const atPath = new Map<string, ErrorObject[]>();
@@ -103,6 +114,7 @@ export class ManifestCheck {
     }
     // A rule's `message` is its problem's detail, as the API server says it.
     for (const check of beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
+    if (problems.length === 0 && apiServer !== undefined) return apiServerProblems(apiServer, manifest);
     return distinctProblems(problems);
   }
 
@@ -123,6 +135,11 @@ export class ManifestCheck {
     // As in problems(): a rule's message is the detail, pointed into `after`.
     return distinctProblems(celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
   }
+}
+
+/** The API server's field errors as problems: the field's place in the manifest, Go's words. */
+function apiServerProblems(rules: KindRules, manifest: unknown): Problem[] {
+  return distinctProblems(createErrors(rules, manifest).map((error) => ({ pointer: error.path.pointer(), detail: error.body })));
 }
 
 export interface KubeCheck {

@@ -1,0 +1,29 @@
+/** A ConfigMap as the API server judges it (core/validation ValidateConfigMap): keys, no key twice, 1 MiB of data. */
+import { type FieldError, FieldPath, invalid, invalidEach, tooLong } from '../field-error.js';
+import { type Fields, object, stringMap } from '../go-values.js';
+import type { KindRules } from '../kind-rules.js';
+import { isConfigMapKey, nameIsDNSSubdomain } from '../names.js';
+import { validateObjectMeta } from '../object-meta.js';
+
+/** core.MaxSecretSize, which a ConfigMap shares. */
+export const MAX_DATA_SIZE = 1024 * 1024;
+
+function validate(manifest: Fields): FieldError[] {
+  const errors = validateObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
+  const binaryData = object(manifest.binaryData);
+  let size = 0;
+  for (const [key, value] of stringMap(manifest.data)) {
+    const path = FieldPath.of('data').key(key);
+    errors.push(...invalidEach(path, key, isConfigMapKey(key)));
+    if (Object.hasOwn(binaryData, key)) errors.push(invalid(path, key, 'duplicate of key present in binaryData'));
+    size += Buffer.byteLength(value);
+  }
+  for (const [key, value] of stringMap(binaryData)) {
+    errors.push(...invalidEach(FieldPath.of('binaryData').key(key), key, isConfigMapKey(key)));
+    size += Buffer.from(value, 'base64').length;
+  }
+  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.of(''), MAX_DATA_SIZE));
+  return errors;
+}
+
+export const configMapRules: KindRules = { namespaced: true, validate };

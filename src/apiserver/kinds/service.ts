@@ -1,0 +1,290 @@
+/**
+ * A Service as the API server judges it on create (core/validation ValidateService): the defaults
+ * of SetDefaults_Service, the clusterIPs the REST storage derives from clusterIP, then the rules
+ * of ports, types, session affinity, IP fields and traffic policies.
+ */
+import {
+  type FieldError,
+  FieldPath,
+  GoSyntax,
+  duplicate,
+  forbidden,
+  invalid,
+  invalidEach,
+  notSupported,
+  required,
+} from '../field-error.js';
+import { type Fields, isSet, list, number, object, string, strings } from '../go-values.js';
+import { isDualStack, validateCidrLegacy, validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
+import { isIPv6String } from '../ip.js';
+import type { KindRules } from '../kind-rules.js';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label } from '../names.js';
+import { validateLabels, validateObjectMeta } from '../object-meta.js';
+
+const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
+const AFFINITIES = ['ClientIP', 'None'];
+const TRAFFIC_POLICIES = ['Cluster', 'Local'];
+const IP_FAMILIES = ['IPv4', 'IPv6'];
+const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
+const TRAFFIC_DISTRIBUTIONS = ['PreferClose'];
+const MAX_AFFINITY_SECONDS = 86400;
+const spec = FieldPath.of('spec');
+
+const externallyAccessible = (s: Fields): boolean =>
+  s.type === 'LoadBalancer' || s.type === 'NodePort' || (s.type === 'ClusterIP' && list(s.externalIPs).length > 0);
+const needsHealthCheck = (s: Fields): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
+const isHeadless = (s: Fields): boolean => list(s.clusterIPs).length === 1 && list(s.clusterIPs)[0] === 'None';
+
+function defaults(manifest: Fields): void {
+  const s = object(manifest.spec) === manifest.spec ? (manifest.spec as Fields) : (manifest.spec = {});
+  if (string(s.sessionAffinity) === '') s.sessionAffinity = 'None';
+  if (s.sessionAffinity === 'None') delete s.sessionAffinityConfig;
+  if (s.sessionAffinity === 'ClientIP' && !isSet(object(object(s.sessionAffinityConfig).clientIP).timeoutSeconds))
+    s.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
+  if (string(s.type) === '') s.type = 'ClusterIP';
+  for (const entry of list(s.ports)) {
+    const port = object(entry);
+    if (port !== entry) continue;
+    if (string(port.protocol) === '') port.protocol = 'TCP';
+    if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === '')
+      port.targetPort = number(port.port);
+  }
+  if (externallyAccessible(s) && string(s.externalTrafficPolicy) === '') s.externalTrafficPolicy = 'Cluster';
+  if (!isSet(s.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(string(s.type)))
+    s.internalTrafficPolicy = 'Cluster';
+  if (s.type === 'LoadBalancer' && !isSet(s.allocateLoadBalancerNodePorts)) s.allocateLoadBalancerNodePorts = true;
+  // The REST storage, before validating, whatever the cluster: clusterIPs follows clusterIP, and
+  // the allocator gives a health-check node port to a Service that needs one.
+  if (string(s.clusterIP) !== '' && list(s.clusterIPs).length === 0) s.clusterIPs = [s.clusterIP];
+  if (needsHealthCheck(s) && number(s.healthCheckNodePort) === 0) s.healthCheckNodePort = 30000;
+}
+
+/** How Go prints the key of a duplicate port: a core.ServicePort holding only protocol and port. */
+const portKey = (protocol: string, port: number): GoSyntax =>
+  new GoSyntax(
+    `core.ServicePort{Name:"", Protocol:"${protocol}", AppProtocol:(*string)(nil), Port:${port}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`,
+  );
+
+function validatePort(port: Fields, requireName: boolean, names: Set<string>, path: FieldPath): FieldError[] {
+  const errors: FieldError[] = [];
+  const name = string(port.name);
+  if (requireName && name === '') errors.push(required(path.child('name')));
+  else if (name !== '') {
+    errors.push(...invalidEach(path.child('name'), name, isDNS1123Label(name)));
+    if (names.has(name)) errors.push(duplicate(path.child('name'), name));
+    else names.add(name);
+  }
+  errors.push(...invalidEach(path.child('port'), number(port.port), isValidPortNum(number(port.port))));
+  const protocol = string(port.protocol);
+  if (protocol === '') errors.push(required(path.child('protocol')));
+  else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(path.child('protocol'), protocol, PROTOCOLS));
+  const target = port.targetPort;
+  if (typeof target === 'string') errors.push(...invalidEach(path.child('targetPort'), target, isValidPortName(target)));
+  else errors.push(...invalidEach(path.child('targetPort'), number(target), isValidPortNum(number(target))));
+  if (isSet(port.appProtocol))
+    errors.push(...invalidEach(path.child('appProtocol'), string(port.appProtocol), isQualifiedName(string(port.appProtocol))));
+  return errors;
+}
+
+function validateTypeRules(s: Fields): FieldError[] {
+  const errors: FieldError[] = [];
+  const clusterIPs = strings(s.clusterIPs);
+  if ((s.type === 'LoadBalancer' || s.type === 'NodePort') && isHeadless(s))
+    errors.push(invalid(spec.child('clusterIPs').index(0), clusterIPs[0], `may not be set to 'None' for ${string(s.type)} services`));
+  if (s.type === 'ExternalName') {
+    if (clusterIPs.length > 0) errors.push(forbidden(spec.child('clusterIPs'), 'may not be set for ExternalName services'));
+    if (list(s.ipFamilies).length > 0) errors.push(forbidden(spec.child('ipFamilies'), 'may not be set for ExternalName services'));
+    if (isSet(s.ipFamilyPolicy)) errors.push(forbidden(spec.child('ipFamilyPolicy'), 'may not be set for ExternalName services'));
+    const cname = string(s.externalName).replace(/\.$/, '');
+    if (cname !== '') errors.push(...invalidEach(spec.child('externalName'), cname, isDNS1123Subdomain(cname)));
+    else errors.push(required(spec.child('externalName')));
+  }
+  return errors;
+}
+
+function validateAffinity(s: Fields): FieldError[] {
+  const affinity = string(s.sessionAffinity);
+  const path = spec.child('sessionAffinityConfig');
+  if (affinity === '') return [required(spec.child('sessionAffinity'))];
+  if (!AFFINITIES.includes(affinity)) return [notSupported(spec.child('sessionAffinity'), affinity, AFFINITIES)];
+  if (affinity === 'None') return isSet(s.sessionAffinityConfig) ? [forbidden(path, 'must not be set when session affinity is None')] : [];
+  const when = 'when session affinity type is ClientIP';
+  if (!isSet(s.sessionAffinityConfig)) return [required(path, when)];
+  const clientIP = object(s.sessionAffinityConfig).clientIP;
+  if (!isSet(clientIP)) return [required(path.child('clientIP'), when)];
+  const timeout = object(clientIP).timeoutSeconds;
+  if (!isSet(timeout)) return [required(path.child('clientIP', 'timeoutSeconds'), when)];
+  return number(timeout) <= 0 || number(timeout) > MAX_AFFINITY_SECONDS
+    ? [invalid(path.child('clientIP', 'timeoutSeconds'), number(timeout), `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)]
+    : [];
+}
+
+/** ValidateServiceClusterIPsRelatedFields for a create. */
+function validateClusterIPs(s: Fields): FieldError[] {
+  if (s.type === 'ExternalName') return [];
+  const errors: FieldError[] = [];
+  const path = spec.child('clusterIPs');
+  const clusterIPs = strings(s.clusterIPs);
+  const shown = clusterIPs;
+  if (string(s.clusterIP) !== '') {
+    if (clusterIPs.length === 0) errors.push(required(path));
+    else if (clusterIPs[0] !== s.clusterIP) errors.push(invalid(path, shown, 'first value must match `clusterIP`'));
+  } else if (clusterIPs.length !== 0) errors.push(invalid(path, shown, 'must be empty when `clusterIP` is not specified'));
+  const families = strings(s.ipFamilies);
+  families.forEach((family, i) => {
+    if (!IP_FAMILIES.includes(family)) errors.push(notSupported(spec.child('ipFamilies').index(i), family, IP_FAMILIES));
+    if (families.indexOf(family) < i) errors.push(duplicate(spec.child('ipFamilies').index(i), family));
+  });
+  if (isSet(s.ipFamilyPolicy) && !IP_FAMILY_POLICIES.includes(string(s.ipFamilyPolicy)))
+    errors.push(notSupported(spec.child('ipFamilyPolicy'), string(s.ipFamilyPolicy), IP_FAMILY_POLICIES));
+  let invalidIPs = false;
+  clusterIPs.forEach((ip, i) => {
+    if (i === 0 && ip === 'None') {
+      if (clusterIPs.length > 1) {
+        invalidIPs = true;
+        errors.push(invalid(path, shown, "'None' must be the first and only value"));
+      }
+      return;
+    }
+    const found = validateIPLegacy(path.index(i), ip);
+    invalidIPs ||= found.length > 0;
+    errors.push(...found);
+  });
+  if (clusterIPs.length > 2) errors.push(invalid(path, shown, 'may only hold up to 2 values'));
+  if (invalidIPs) return errors;
+  if (clusterIPs.length > 1 && !isDualStack(clusterIPs))
+    errors.push(invalid(path, shown, 'may specify no more than one IP for each IP family'));
+  if (!isHeadless(s))
+    clusterIPs.slice(0, families.length).forEach((ip, i) => {
+      if (families[i] === 'IPv4' && isIPv6String(ip))
+        errors.push(invalid(path.index(i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+      if (families[i] === 'IPv6' && !isIPv6String(ip))
+        errors.push(invalid(path.index(i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+    });
+  return errors;
+}
+
+function validatePorts(s: Fields): FieldError[] {
+  const errors: FieldError[] = [];
+  const ports = list(s.ports).map(object);
+  const names = new Set<string>();
+  ports.forEach((port, i) => errors.push(...validatePort(port, ports.length > 1, names, spec.child('ports').index(i))));
+  return errors;
+}
+
+function validatePortSets(s: Fields): FieldError[] {
+  const errors: FieldError[] = [];
+  const ports = list(s.ports).map(object);
+  if (s.type === 'ClusterIP')
+    ports.forEach((port, i) => {
+      if (number(port.nodePort) !== 0)
+        errors.push(forbidden(spec.child('ports').index(i).child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
+    });
+  const nodePorts = new Set<string>();
+  ports.forEach((port, i) => {
+    if (number(port.nodePort) === 0) return;
+    const key = `${string(port.protocol)}/${number(port.nodePort)}`;
+    if (nodePorts.has(key)) errors.push(duplicate(spec.child('ports').index(i).child('nodePort'), number(port.nodePort)));
+    nodePorts.add(key);
+  });
+  const seen = new Set<string>();
+  ports.forEach((port, i) => {
+    const key = `${string(port.protocol)}/${number(port.port)}`;
+    if (seen.has(key)) errors.push(duplicate(spec.child('ports').index(i), portKey(string(port.protocol), number(port.port))));
+    seen.add(key);
+  });
+  return errors;
+}
+
+const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
+
+function validateLoadBalancer(s: Fields, annotations: Fields): FieldError[] {
+  const errors: FieldError[] = [];
+  const ranges = strings(s.loadBalancerSourceRanges);
+  if (ranges.length > 0) {
+    const path = spec.child('LoadBalancerSourceRanges');
+    if (s.type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
+    ranges.forEach((range, i) => errors.push(...validateCidrLegacy(path.index(i), range.trim())));
+  } else if (Object.hasOwn(annotations, SOURCE_RANGES_ANNOTATION)) {
+    const path = FieldPath.of('metadata', 'annotations').key(SOURCE_RANGES_ANNOTATION);
+    if (s.type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
+    const value = string(annotations[SOURCE_RANGES_ANNOTATION]).trim();
+    if (value !== '') for (const range of value.split(',')) errors.push(...validateCidrLegacy(path, range.trim()));
+  }
+  if (isSet(s.allocateLoadBalancerNodePorts) && s.type !== 'LoadBalancer')
+    errors.push(forbidden(spec.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"));
+  if (isSet(s.loadBalancerClass)) {
+    const path = spec.child('loadBalancerClass');
+    if (s.type === 'LoadBalancer')
+      errors.push(...invalidEach(path, string(s.loadBalancerClass), isQualifiedName(string(s.loadBalancerClass))));
+    else errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
+  }
+  return errors;
+}
+
+function validateTrafficPolicies(s: Fields): FieldError[] {
+  const errors: FieldError[] = [];
+  const external = string(s.externalTrafficPolicy);
+  if (!externallyAccessible(s)) {
+    if (external !== '')
+      errors.push(invalid(spec.child('externalTrafficPolicy'), external, 'may only be set for externally-accessible services'));
+  } else if (external === '') errors.push(required(spec.child('externalTrafficPolicy')));
+  else if (!TRAFFIC_POLICIES.includes(external)) errors.push(notSupported(spec.child('externalTrafficPolicy'), external, TRAFFIC_POLICIES));
+  const healthCheck = number(s.healthCheckNodePort);
+  if (!needsHealthCheck(s)) {
+    if (healthCheck !== 0)
+      errors.push(
+        invalid(
+          spec.child('healthCheckNodePort'),
+          healthCheck,
+          "may only be set when `type` is 'LoadBalancer' and `externalTrafficPolicy` is 'Local'",
+        ),
+      );
+  } else errors.push(...invalidEach(spec.child('healthCheckNodePort'), healthCheck, isValidPortNum(healthCheck)));
+  if (!isSet(s.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(string(s.type)))
+    errors.push(required(spec.child('internalTrafficPolicy')));
+  if (isSet(s.internalTrafficPolicy) && !TRAFFIC_POLICIES.includes(string(s.internalTrafficPolicy)))
+    errors.push(notSupported(spec.child('internalTrafficPolicy'), string(s.internalTrafficPolicy), TRAFFIC_POLICIES));
+  if (isSet(s.trafficDistribution) && !TRAFFIC_DISTRIBUTIONS.includes(string(s.trafficDistribution)))
+    errors.push(notSupported(spec.child('trafficDistribution'), string(s.trafficDistribution), TRAFFIC_DISTRIBUTIONS));
+  return errors;
+}
+
+const TOPOLOGY_HINTS = 'service.kubernetes.io/topology-aware-hints';
+const TOPOLOGY_MODE = 'service.kubernetes.io/topology-mode';
+
+function validate(manifest: Fields): FieldError[] {
+  const metadata = object(manifest.metadata);
+  const annotations = object(metadata.annotations);
+  const s = object(manifest.spec);
+  const errors = validateObjectMeta(metadata, true, nameIsDNS1035Label);
+  if (
+    Object.hasOwn(annotations, TOPOLOGY_MODE) &&
+    Object.hasOwn(annotations, TOPOLOGY_HINTS) &&
+    annotations[TOPOLOGY_MODE] !== annotations[TOPOLOGY_HINTS]
+  )
+    errors.push(
+      invalid(
+        FieldPath.of('metadata', 'annotations').key(TOPOLOGY_MODE),
+        string(annotations[TOPOLOGY_MODE]),
+        `must match annotations[${TOPOLOGY_HINTS}] when both are specified`,
+      ),
+    );
+  if (list(s.ports).length === 0 && !isHeadless(s) && s.type !== 'ExternalName') errors.push(required(spec.child('ports')));
+  errors.push(...validateTypeRules(s), ...validatePorts(s));
+  if (isSet(s.selector)) errors.push(...validateLabels(s.selector, spec.child('selector')));
+  errors.push(...validateAffinity(s), ...validateClusterIPs(s));
+  strings(s.externalIPs).forEach((ip, i) => {
+    const path = spec.child('externalIPs').index(i);
+    const found = validateIPLegacy(path, ip);
+    errors.push(...(found.length > 0 ? found : validateEndpointIP(path, ip)));
+  });
+  const type = string(s.type);
+  if (type === '') errors.push(required(spec.child('type')));
+  else if (!TYPES.includes(type)) errors.push(notSupported(spec.child('type'), type, TYPES));
+  errors.push(...validatePortSets(s), ...validateLoadBalancer(s, annotations), ...validateTrafficPolicies(s));
+  return errors;
+}
+
+export const serviceRules: KindRules = { namespaced: true, defaults, validate };
