@@ -30,39 +30,56 @@ const WORDS: Record<CauseType, string> = {
 
 type Step = { child: string } | { index: number } | { key: string };
 
-/** A path into an object, as field.Path builds it: children, list indices and map keys. */
+/**
+ * A path into an object, as field.Path builds it: children, list indices and map keys. Linked to
+ * its parent, so that the paths a valid manifest's checks make cost one small object each.
+ */
 export class FieldPath {
-  private constructor(private readonly steps: readonly Step[]) {}
+  private constructor(
+    private readonly parent: FieldPath | undefined,
+    private readonly step: Step,
+  ) {}
 
   static of(...names: string[]): FieldPath {
-    return new FieldPath(names.map((child) => ({ child })));
+    let path = new FieldPath(undefined, { child: names[0]! });
+    for (const name of names.slice(1)) path = path.child(name);
+    return path;
   }
 
   child(...names: string[]): FieldPath {
-    return new FieldPath([...this.steps, ...names.map((child) => ({ child }))]);
+    let path: FieldPath = this;
+    for (const name of names) path = new FieldPath(path, { child: name });
+    return path;
   }
 
   index(index: number): FieldPath {
-    return new FieldPath([...this.steps, { index }]);
+    return new FieldPath(this, { index });
   }
 
   key(key: string): FieldPath {
-    return new FieldPath([...this.steps, { key }]);
+    return new FieldPath(this, { key });
+  }
+
+  private steps(): Step[] {
+    const steps: Step[] = [];
+    for (let path: FieldPath | undefined = this; path !== undefined; path = path.parent) steps.unshift(path.step);
+    return steps;
   }
 
   /** As Go prints it: `spec.ports[0].name`, `metadata.annotations[a/b]`. */
   toString(): string {
     let text = '';
-    for (const step of this.steps) {
+    for (const step of this.steps()) {
       if ('child' in step) text += text === '' ? step.child : `.${step.child}`;
       else text += 'index' in step ? `[${step.index}]` : `[${step.key}]`;
     }
     return text;
   }
 
-  /** The same place as a JSON Pointer into the manifest. */
+  /** The same place as a JSON Pointer into the manifest; Go's root path `` is the whole manifest. */
   pointer(): string {
-    return toPointer(this.steps.map((step) => ('child' in step ? step.child : 'index' in step ? step.index : step.key)));
+    const steps = this.steps().filter((step) => !('child' in step && step.child === ''));
+    return toPointer(steps.map((step) => ('child' in step ? step.child : 'index' in step ? step.index : step.key)));
   }
 }
 
@@ -128,4 +145,7 @@ export const notSupported = (path: FieldPath, value: unknown, valid: readonly st
 
 /** Each message of a name check as one Invalid error, as Go's validators append them. */
 export const invalidEach = (path: FieldPath, value: unknown, messages: readonly string[]): FieldError[] =>
-  messages.map((message) => invalid(path, value, message));
+  messages.length === 0 ? NONE : messages.map((message) => invalid(path, value, message));
+
+/** No errors: one shared empty list, since a valid manifest's checks return it many times. */
+export const NONE: FieldError[] = Object.freeze([]) as unknown as FieldError[];

@@ -9,8 +9,12 @@ import type { FieldError } from './field-error.js';
 export interface KindRules {
   /** Namespaced kinds get the request's namespace; cluster-scoped ones have theirs cleared. */
   namespaced: boolean;
-  /** SetDefaults_<Kind> and conversion to the internal type, on a copy (the answer stays as rendered). */
-  defaults?(manifest: Fields): void;
+  /**
+   * SetDefaults_<Kind> and conversion to the internal type: the defaulted manifest. Only the top
+   * level and metadata are the create step's copies; anything deeper is copied before it is written
+   * (copyOnWrite), since the answer stays as rendered.
+   */
+  defaults?(manifest: Fields): Fields;
   /** The registry strategy's Validate on the defaulted copy. */
   validate(manifest: Fields): FieldError[];
 }

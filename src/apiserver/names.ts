@@ -5,6 +5,9 @@
  */
 const utf8Length = (text: string): number => Buffer.byteLength(text, 'utf8');
 
+/** Valid values are the rule, so each check returns this one empty list for them. */
+const VALID: string[] = Object.freeze([]) as unknown as string[];
+
 export const maxLenError = (length: number): string => `must be no more than ${length} characters`;
 export const inclusiveRangeError = (lo: number, hi: number): string => `must be between ${lo} and ${hi}, inclusive`;
 export const EMPTY_ERROR = 'must be non-empty';
@@ -35,6 +38,7 @@ const CONFIG_KEY_FORMAT = '[-._a-zA-Z0-9]+';
 const CONFIG_KEY = anchored(CONFIG_KEY_FORMAT);
 
 export function isDNS1123Label(value: string): string[] {
+  if (value.length <= 63 && DNS1123_LABEL.test(value)) return VALID;
   const errors: string[] = [];
   if (utf8Length(value) > 63) errors.push(maxLenError(63));
   if (!DNS1123_LABEL.test(value)) {
@@ -53,6 +57,7 @@ export function isDNS1123Label(value: string): string[] {
 }
 
 export function isDNS1123Subdomain(value: string): string[] {
+  if (value.length <= 253 && DNS1123_SUBDOMAIN.test(value)) return VALID;
   const errors: string[] = [];
   if (utf8Length(value) > 253) errors.push(maxLenError(253));
   if (!DNS1123_SUBDOMAIN.test(value))
@@ -67,6 +72,7 @@ export function isDNS1123Subdomain(value: string): string[] {
 }
 
 export function isDNS1035Label(value: string): string[] {
+  if (value.length <= 63 && DNS1035_LABEL.test(value)) return VALID;
   const errors: string[] = [];
   if (utf8Length(value) > 63) errors.push(maxLenError(63));
   if (!DNS1035_LABEL.test(value))
@@ -97,6 +103,7 @@ export function isWildcardDNS1123Subdomain(value: string): string[] {
 
 /** A qualified name: an optional DNS subdomain prefix and '/', then a name of at most 63 characters. */
 export function isQualifiedName(value: string): string[] {
+  if (value.length <= 63 && QUALIFIED_NAME.test(value)) return VALID;
   const errors: string[] = [];
   const parts = value.split('/');
   let name: string;
@@ -119,6 +126,7 @@ export function isQualifiedName(value: string): string[] {
 }
 
 export function isValidLabelValue(value: string): string[] {
+  if (value.length <= 63 && LABEL_VALUE.test(value)) return VALID;
   const errors: string[] = [];
   if (utf8Length(value) > 63) errors.push(maxLenError(63));
   if (!LABEL_VALUE.test(value))
@@ -142,6 +150,7 @@ export function hasChDirPrefix(value: string): string[] {
 }
 
 export function isConfigMapKey(value: string): string[] {
+  if (value.length <= 253 && CONFIG_KEY.test(value) && !value.startsWith('.')) return VALID;
   const errors: string[] = [];
   if (utf8Length(value) > 253) errors.push(maxLenError(253));
   if (!CONFIG_KEY.test(value))
@@ -158,7 +167,7 @@ export function isConfigMapKey(value: string): string[] {
 }
 
 export function isValidPortNum(port: number): string[] {
-  return port >= 1 && port <= 65535 ? [] : [inclusiveRangeError(1, 65535)];
+  return port >= 1 && port <= 65535 ? VALID : [inclusiveRangeError(1, 65535)];
 }
 
 export function isValidPortName(port: string): string[] {

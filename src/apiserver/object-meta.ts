@@ -3,26 +3,32 @@
  * the name by the kind's rule, generateName, namespace, labels, annotations and their 256 KiB,
  * owner references and finalizers. Custom resources are judged by the same rules.
  */
-import { type FieldError, FieldPath, GoSyntax, forbidden, invalid, invalidEach, required, tooLong } from './field-error.js';
-import { list, number, object, string, stringMap, strings } from './go-values.js';
+import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { list, number, object, string, strings } from './go-values.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameRule } from './names.js';
 
 export const TOTAL_ANNOTATION_SIZE_LIMIT = 256 * 1024;
 
 /** metav1 ValidateLabels: each key a qualified name, each value a label value; errors at the map. */
 export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
-  for (const [key, value] of stringMap(labels)) {
-    errors.push(...invalidEach(path, key, isQualifiedName(key)));
-    errors.push(...invalidEach(path, value, isValidLabelValue(value)));
+  const map = object(labels);
+  let errors: FieldError[] | undefined;
+  for (const key in map) {
+    const value = string(map[key]);
+    const keyMessages = isQualifiedName(key);
+    const valueMessages = isValidLabelValue(value);
+    if (keyMessages.length + valueMessages.length === 0) continue;
+    (errors ??= []).push(...invalidEach(path, key, keyMessages), ...invalidEach(path, value, valueMessages));
   }
-  return errors;
+  return errors ?? NONE;
 }
 
 export function validateAnnotations(annotations: unknown, path: FieldPath): FieldError[] {
+  const map = object(annotations);
   const errors: FieldError[] = [];
   let size = 0;
-  for (const [key, value] of stringMap(annotations)) {
+  for (const key in map) {
+    const value = string(map[key]);
     errors.push(...invalidEach(path, key, isQualifiedName(key.toLowerCase())));
     size += Buffer.byteLength(key) + Buffer.byteLength(value);
   }

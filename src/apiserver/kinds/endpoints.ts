@@ -1,6 +1,6 @@
 /** Endpoints as the API server judges them (core/validation ValidateEndpoints): subsets, addresses, ports. */
 import { type FieldError, FieldPath, invalidEach, notSupported, required } from '../field-error.js';
-import { type Fields, isSet, list, number, object, string } from '../go-values.js';
+import { type Fields, copyOf, isSet, list, number, object, string } from '../go-values.js';
 import { validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Label, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../names.js';
@@ -8,10 +8,15 @@ import { validateObjectMeta } from '../object-meta.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
-function defaults(manifest: Fields): void {
-  for (const subset of list(manifest.subsets))
-    for (const port of list(object(subset).ports))
-      if (object(port) === port && string(object(port).protocol) === '') object(port).protocol = 'TCP';
+function defaults(manifest: Fields): Fields {
+  if (Array.isArray(manifest.subsets))
+    manifest.subsets = manifest.subsets.map((subset) => {
+      const copy = copyOf(subset);
+      if (Array.isArray(copy.ports))
+        copy.ports = copy.ports.map((port) => Object.assign(copyOf(port), { protocol: string(object(port).protocol) || 'TCP' }));
+      return copy;
+    });
+  return manifest;
 }
 
 function validateAddress(address: Fields, path: FieldPath): FieldError[] {

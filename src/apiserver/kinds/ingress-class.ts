@@ -1,6 +1,6 @@
 /** An IngressClass as the API server judges it (networking/validation ValidateIngressClass): the controller and the parameters' reference. */
 import { type FieldError, FieldPath, forbidden, invalid, invalidEach, notSupported, required, tooLong } from '../field-error.js';
-import { type Fields, isSet, object, string } from '../go-values.js';
+import { type Fields, copyOnWrite, isSet, object, string } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js';
 import { validateObjectMeta } from '../object-meta.js';
@@ -10,10 +10,11 @@ const MAX_CONTROLLER_LENGTH = 250;
 const SCOPES = ['Cluster', 'Namespace'];
 const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
 
-function defaults(manifest: Fields): void {
+function defaults(manifest: Fields): Fields {
   object(manifest.metadata).generation = 1;
-  const parameters = object(object(manifest.spec).parameters);
-  if (isSet(object(manifest.spec).parameters) && !isSet(parameters.scope)) parameters.scope = 'Cluster';
+  if (isSet(object(manifest.spec).parameters) && !isSet(object(object(manifest.spec).parameters).scope))
+    copyOnWrite(copyOnWrite(manifest, 'spec'), 'parameters').scope = 'Cluster';
+  return manifest;
 }
 
 /** apimachinery's IsDomainPrefixedPath: `example.com/controller`. */

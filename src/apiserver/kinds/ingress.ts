@@ -127,8 +127,9 @@ function validate(manifest: Fields): FieldError[] {
 }
 
 /** PrepareForCreate sets the generation; a negative one in the manifest never reaches validation. */
-function defaults(manifest: Fields): void {
+function defaults(manifest: Fields): Fields {
   object(manifest.metadata).generation = 1;
+  return manifest;
 }
 
 export const ingressRules: KindRules = { namespaced: true, defaults, validate };

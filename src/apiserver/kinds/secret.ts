@@ -12,8 +12,9 @@ import { MAX_DATA_SIZE } from './config-map.js';
 
 const data = FieldPath.of('data');
 
-function defaults(manifest: Fields): void {
+function defaults(manifest: Fields): Fields {
   if (string(manifest.type) === '') manifest.type = 'Opaque';
+  return manifest;
 }
 
 /** The Secret's data as bytes: data decoded from base64, stringData over it. */

@@ -14,7 +14,7 @@ import {
   notSupported,
   required,
 } from '../field-error.js';
-import { type Fields, isSet, list, number, object, string, strings } from '../go-values.js';
+import { type Fields, copyOf, copyOnWrite, isSet, list, number, object, string, strings } from '../go-values.js';
 import { isDualStack, validateCidrLegacy, validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import { isIPv6String } from '../ip.js';
 import type { KindRules } from '../kind-rules.js';
@@ -36,20 +36,22 @@ const externallyAccessible = (s: Fields): boolean =>
 const needsHealthCheck = (s: Fields): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
 const isHeadless = (s: Fields): boolean => list(s.clusterIPs).length === 1 && list(s.clusterIPs)[0] === 'None';
 
-function defaults(manifest: Fields): void {
-  const s = object(manifest.spec) === manifest.spec ? (manifest.spec as Fields) : (manifest.spec = {});
+function defaults(manifest: Fields): Fields {
+  const s = copyOnWrite(manifest, 'spec');
   if (string(s.sessionAffinity) === '') s.sessionAffinity = 'None';
-  if (s.sessionAffinity === 'None') delete s.sessionAffinityConfig;
+  // Unset by assignment: a delete would turn the copy into a slow dictionary-mode object.
+  if (s.sessionAffinity === 'None') s.sessionAffinityConfig = undefined;
   if (s.sessionAffinity === 'ClientIP' && !isSet(object(object(s.sessionAffinityConfig).clientIP).timeoutSeconds))
     s.sessionAffinityConfig = { clientIP: { timeoutSeconds: 10800 } };
   if (string(s.type) === '') s.type = 'ClusterIP';
-  for (const entry of list(s.ports)) {
-    const port = object(entry);
-    if (port !== entry) continue;
-    if (string(port.protocol) === '') port.protocol = 'TCP';
-    if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === '')
-      port.targetPort = number(port.port);
-  }
+  if (Array.isArray(s.ports))
+    s.ports = s.ports.map((entry) => {
+      const port = copyOf(entry);
+      if (string(port.protocol) === '') port.protocol = 'TCP';
+      if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === '')
+        port.targetPort = number(port.port);
+      return port;
+    });
   if (externallyAccessible(s) && string(s.externalTrafficPolicy) === '') s.externalTrafficPolicy = 'Cluster';
   if (!isSet(s.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(string(s.type)))
     s.internalTrafficPolicy = 'Cluster';
@@ -58,6 +60,7 @@ function defaults(manifest: Fields): void {
   // the allocator gives a health-check node port to a Service that needs one.
   if (string(s.clusterIP) !== '' && list(s.clusterIPs).length === 0) s.clusterIPs = [s.clusterIP];
   if (needsHealthCheck(s) && number(s.healthCheckNodePort) === 0) s.healthCheckNodePort = 30000;
+  return manifest;
 }
 
 /** How Go prints the key of a duplicate port: a core.ServicePort holding only protocol and port. */
