@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { USAGE } from '../src/cli/main.js';
 import { buildInto, runCli } from './helpers/build.js';
-import { DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
+import { collectionOfKind, DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
 const BIN = path.join(ROOT, 'bin/facetform.js');
 
@@ -116,15 +116,24 @@ describe('facetform render', () => {
   });
 
   it('refuses a manifest larger than the Kubernetes API server accepts, as the exec API does', async () => {
-    const data = Object.fromEntries(Array.from({ length: 4000 }, (_, index) => [`k${index}`, 'v'.repeat(1000)]));
+    // A kind whose own validation takes 3 MiB (a ConfigMap's data may hold 1 MiB at most): the CRD
+    // seed with 3,300 properties of a thousand-character description in its schema.
+    const crd = collectionOfKind('CustomResourceDefinition');
+    const request = structuredClone(crd.seed);
+    const id = request.globalvars![crd.variable]!;
+    request.values[id].spec.versions[0].schema.openAPIV3Schema.properties = Object.fromEntries(
+      Array.from({ length: 3300 }, (_, index) => [`p${index}`, { type: 'string', description: 'v'.repeat(1000) }]),
+    );
     const run = await facetform(
-      ['render', 'config-and-storage-resources/configmap', '--facets', 'addon:data', '--values', '-', '--bundles', dist],
-      JSON.stringify({ c: { metadata: { name: 'c' }, data } }),
+      ['render', `${crd.repository}/${crd.collection}`, '--request', '-', '--bundles', dist],
+      JSON.stringify(request),
     );
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(
-      /\/values\/c: the ConfigMap it renders takes 3\.\d MiB as JSON; the Kubernetes API server refuses an object over 3 MiB/,
+      new RegExp(
+        `/values/${id}: the CustomResourceDefinition it renders takes 3\\.\\d MiB as JSON; the Kubernetes API server refuses an object over 3 MiB`,
+      ),
     );
   });
 
@@ -162,14 +171,20 @@ describe('facetform render', () => {
   });
 
   it('warns about unknown fields on stderr and still renders; --strict refuses them', async () => {
-    const values = path.join(work, 'typo.json');
-    writeFileSync(values, JSON.stringify({ web: { metadata: { name: 'web' }, spec: { port: 80 } } }));
-    const lenient = await facetform(['render', 'service-resources/service', '--values', values, '--bundles', dist]);
+    // The Service seed (a Service the API server takes: a ClusterIP Service needs its ports) with spec.port, which no placeholder reads.
+    const service = collectionOfKind('Service');
+    const request = structuredClone(service.seed);
+    const id = request.globalvars![service.variable]!;
+    request.values[id].spec.port = 80;
+    const file = path.join(work, 'typo.json');
+    writeFileSync(file, JSON.stringify(request));
+    const collection = `${service.repository}/${service.collection}`;
+    const lenient = await facetform(['render', collection, '--request', file, '--bundles', dist]);
     expect(lenient.code).toBe(0);
-    expect(lenient.stderr).toBe('warning: unknown field /values/web/spec/port\n');
-    const strict = await facetform(['render', 'service-resources/service', '--values', values, '--strict', '--bundles', dist]);
+    expect(lenient.stderr).toBe(`warning: unknown field /values/${id}/spec/port\n`);
+    const strict = await facetform(['render', collection, '--request', file, '--strict', '--bundles', dist]);
     expect(strict.code).toBe(1);
-    expect(strict.stderr).toContain('/values/web/spec/port: is not a known field');
+    expect(strict.stderr).toContain(`/values/${id}/spec/port: is not a known field`);
   });
 
   it('names what exists when the repository or collection is unknown, and explains usage errors', async () => {

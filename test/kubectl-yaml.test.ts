@@ -712,19 +712,30 @@ describe('the server', () => {
   afterAll(() => server.close());
 
   it('answers a ConfigMap with hostile data keys and values in YAML that kubectl reads as the JSON answer', async () => {
-    const data: Record<string, string> = {
+    // Data keys are what the API server takes (IsConfigMapKey: [-._a-zA-Z0-9]+, at most 253 characters,
+    // not '.' or '..' nor starting with '..'), yet YAML reads many of them as numbers, booleans, null,
+    // dates or indicators: every token that is such a key is one. Values may be any text.
+    const configMapKey = (key: string) => /^[-._a-zA-Z0-9]{1,253}$/.test(key) && key !== '.' && !key.startsWith('..');
+    const data: Record<string, string> = {};
+    const keyTokens = NASTY_TOKENS.filter(configMapKey);
+    expect(keyTokens).toEqual(
+      expect.arrayContaining(['0x1f', '1e10', '.5', 'yes', 'off', 'null', '.inf', '.nan', '-', '---', '2001-12-14']),
+    );
+    for (const [index, token] of keyTokens.entries()) data[token] = keyTokens[(index + 1) % keyTokens.length]!;
+    Object.assign(data, {
       '0o17': '0o644',
-      '<<': 'merge',
-      'a\nkind: Secret': 'x: y\nmetadata:',
-      ['k'.repeat(1100)]: ' \n\tlead\n',
-      '\u2028': '\u0085\u2029\u007f\u0080\uffff\ufeff',
+      '---': 'x: y\nmetadata:',
+      // The longest key the API server takes.
+      ['k'.repeat(253)]: ' \n\tlead\n',
+      '.inf': '\u0085\u2029\u007f\u0080\uffff\ufeff\u2028',
       yes: '~',
-      '': '',
-      '- x': '? y',
+      null: '',
+      '-': '? y',
       '1e1_0': '+_1',
-    };
+      merge: '<<',
+    });
     for (const [index, token] of NASTY_TOKENS.entries()) data[`t${index}`] = token;
-    for (const [index, character] of NASTY_CHARACTERS.entries()) data[`c${character}${index}`] = `${character}x${character}`;
+    for (const [index, character] of NASTY_CHARACTERS.entries()) data[`c${index}`] = `${character}x${character}`;
     const request = { facets: ['addon:data'], values: { c: { metadata: { name: 'c' }, data } } };
     const exec = execPath('config-and-storage-resources', 'configmap');
     const [yaml, json] = await Promise.all([

@@ -4,12 +4,13 @@
  * survive JSON are refused, and the sections' own values are judged at build time. The expected
  * constraints come from the Kubernetes API reference, not from our generated schemas.
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRepositories } from '../src/compiler/compile.js';
 import { checkManifest } from '../src/manifest/kube-check.js';
 import { buildInto } from './helpers/build.js';
-import { repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
+import { collectionOfKind, facetsWriting, removeFrom, repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -19,6 +20,10 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const meta = { metadata: { name: 'web' } };
+// The API server refuses a ClusterIP or NodePort Service without ports: the facet whose section writes them, from repos/.
+const SERVICE = collectionOfKind('Service');
+const PORTS_FACET = facetsWriting(SERVICE, 'spec.ports').at(-1)!;
+const TYPE_FACET = facetsWriting(SERVICE, 'spec.type').at(-1)!;
 
 /** Each value the API server refuses, the request that carries it, and the request member it is. */
 const refused = [
@@ -186,6 +191,7 @@ describe('what the API server accepts', () => {
   });
 
   it('takes int-or-string and quantities in both of their forms', async () => {
+    // Two ports: the API server requires each to be named.
     const ports = await server.request(execPath('service-resources', 'service'), {
       method: 'POST',
       json: {
@@ -195,8 +201,8 @@ describe('what the API server accepts', () => {
             ...meta,
             spec: {
               ports: [
-                { port: 80, targetPort: 'http' },
-                { port: 81, targetPort: 8081 },
+                { name: 'http', port: 80, targetPort: 'http' },
+                { name: 'alt', port: 81, targetPort: 8081 },
               ],
             },
           },
@@ -220,7 +226,13 @@ describe('what the API server accepts', () => {
 describe('formats as the API server parses them (Go), not as a looser or stricter reading', () => {
   const exec = (repository: string, collection: string, body: unknown) =>
     server.request(execPath(repository, collection), { method: 'POST', json: body });
-  const withTimestamp = (creationTimestamp: string) => ({ values: { web: { metadata: { name: 'web', creationTimestamp } } } });
+  // The Service seed (a Service the API server takes) with the timestamp in its metadata.
+  const withTimestamp = (creationTimestamp: string) => {
+    const request = structuredClone(SERVICE.seed);
+    const id = request.globalvars![SERVICE.variable]!;
+    request.values[id].metadata.creationTimestamp = creationTimestamp;
+    return { request, pointer: `/values/${id}/metadata/creationTimestamp` };
+  };
   const withStorage = (storage: string) => ({
     facets: ['addon:spec'],
     values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } },
@@ -235,12 +247,13 @@ describe('formats as the API server parses them (Go), not as a looser or stricte
       '2024-12-31T23:59:60Z',
       '2024-02-30T00:00:00Z',
     ]) {
-      const response = await exec('service-resources', 'service', withTimestamp(refused));
+      const { request, pointer } = withTimestamp(refused);
+      const response = await exec(SERVICE.repository, SERVICE.collection, request);
       expect(response.status, refused).toBe(422);
-      expect((await problemOf(response)).errors!.map((error) => error.pointer)).toEqual(['/values/web/metadata/creationTimestamp']);
+      expect((await problemOf(response)).errors!.map((error) => error.pointer)).toEqual([pointer]);
     }
     for (const taken of ['2024-01-01T00:00:00Z', '2024-02-29T23:59:59.123456+01:00'])
-      expect((await exec('service-resources', 'service', withTimestamp(taken))).status, taken).toBe(200);
+      expect((await exec(SERVICE.repository, SERVICE.collection, withTimestamp(taken).request)).status, taken).toBe(200);
   });
 
   it("refuses quantities outside apimachinery's grammar, and takes every suffix it has", async () => {
@@ -306,26 +319,53 @@ describe('values only the manifest check can judge', () => {
   beforeAll(async () => {
     // Text around a placeholder: the input schema takes any scalar for spec.exposure, but only
     // "Node" makes a spec.type ("NodePort") that the kind's own enum allows.
-    const repos = repoCopy(SHIPPED_REPOS, {
-      'service-resources/service/sections/type.json': JSON.stringify({
-        facets: ['addon:spec', 'addon:type'],
-        spec: { type: '{{ __SVC_ID__.spec.exposure }}Port' },
+    // It replaces the section that writes spec.type, with its facets.
+    const sections = path.join(SERVICE.repository, SERVICE.collection, 'sections');
+    const [typeSection] = readdirSync(path.join(SHIPPED_REPOS, sections))
+      .map((file) => ({ file, section: JSON.parse(readFileSync(path.join(SHIPPED_REPOS, sections, file), 'utf8')) }))
+      .filter(({ section }) => section.spec?.type !== undefined);
+    const files: Record<string, string> = {
+      [path.join(sections, typeSection!.file)]: JSON.stringify({
+        facets: typeSection!.section.facets,
+        spec: { type: `{{ ${SERVICE.variable}.spec.exposure }}Port` },
       }),
-    });
+    };
+    // The build renders every example, and the API server refuses a Service whose type its example
+    // sets but the copy no longer writes (a NodePort's nodePorts, an ExternalName without ports): the
+    // examples that set spec.type say a <x>Port type as spec.exposure x, and one of a type the copy
+    // cannot write leaves the copy (ClusterIP, the default, needs no type).
+    const examples = path.join(SERVICE.repository, SERVICE.collection, 'examples');
+    const unwritable: string[] = [];
+    for (const file of readdirSync(path.join(SHIPPED_REPOS, examples))) {
+      const example = JSON.parse(readFileSync(path.join(SHIPPED_REPOS, examples, file), 'utf8'));
+      const typed = Object.values<any>(example.values ?? {}).filter((entry) => typeof entry?.spec?.type === 'string');
+      if (typed.length === 0) continue;
+      for (const entry of typed) {
+        const type: string = entry.spec.type;
+        delete entry.spec.type;
+        if (type.endsWith('Port')) entry.spec.exposure = type.slice(0, -'Port'.length);
+        else if (type !== 'ClusterIP') unwritable.push(path.join(examples, file));
+      }
+      files[path.join(examples, file)] = JSON.stringify(example);
+    }
+    const repos = repoCopy(SHIPPED_REPOS, files);
+    for (const file of new Set(unwritable)) removeFrom(repos, file);
     dist = await buildInto(repos);
   });
 
   it('points a manifest violation at the request member it came from', async () => {
     const widened = await startTestServer({ dist });
     try {
+      // A NodePort Service with its ports, which the API server requires.
+      const ports = [{ port: 80 }];
       const valid = await widened.request(execPath('service-resources', 'service'), {
         method: 'POST',
-        json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Node' } } } },
+        json: { facets: [TYPE_FACET, PORTS_FACET], values: { web: { ...meta, spec: { exposure: 'Node', ports } } } },
       });
       expect(valid.status).toBe(200);
       const response = await widened.request(execPath('service-resources', 'service'), {
         method: 'POST',
-        json: { facets: ['addon:type'], values: { web: { ...meta, spec: { exposure: 'Whatever' } } } },
+        json: { facets: [TYPE_FACET, PORTS_FACET], values: { web: { ...meta, spec: { exposure: 'Whatever', ports } } } },
       });
       expect(response.status).toBe(422);
       const problem = await problemOf(response);

@@ -6,9 +6,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
+// Values the API server takes together: loadBalancerSourceRanges only with type LoadBalancer.
 const FEATURES: Array<[string, string, unknown]> = [
   ['ports', 'ports', [{ port: 80, targetPort: 8080, protocol: 'TCP' }]],
-  ['type', 'type', 'ClusterIP'],
+  ['type', 'type', 'LoadBalancer'],
   ['sessionaffinity', 'sessionAffinity', 'ClientIP'],
   ['externalips', 'externalIPs', ['192.0.2.10']],
   ['trafficpolicy', 'internalTrafficPolicy', 'Local'],

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { EXAMPLE, facetform, readRequestFile } from '../helpers/gitops.js';
-import { ROOT, tempDir } from '../helpers/repos.js';
+import { collectionOfKind, ROOT, tempDir } from '../helpers/repos.js';
 
 const REQUEST = readRequestFile(path.join(EXAMPLE, 'requests/app-config.yaml'));
 const KEY = 'FACETFORM-SECRET-KEY-1234';
@@ -77,10 +77,14 @@ describe('facetform generate with hostile request files', () => {
   });
 
   it('refuses a manifest larger than the Kubernetes API server accepts, as the exec API does', async () => {
-    const big = structuredClone(REQUEST);
-    const id = Object.keys(big.spec.values)[0]!;
-    big.spec.facets = [...new Set([...(big.spec.facets ?? []), 'addon:data'])];
-    big.spec.values[id].data = Object.fromEntries(Array.from({ length: 4000 }, (_, index) => [`k${index}`, 'v'.repeat(1000)]));
+    // A kind whose own validation takes 3 MiB (a ConfigMap's data may hold 1 MiB at most): a Request
+    // of the CRD seed with 3,300 properties of a thousand-character description in its schema.
+    const crd = collectionOfKind('CustomResourceDefinition');
+    const big = { ...REQUEST, spec: { repository: crd.repository, collection: crd.collection, ...structuredClone(crd.seed) } };
+    const id = big.spec.globalvars![crd.variable]!;
+    big.spec.values[id].spec.versions[0].schema.openAPIV3Schema.properties = Object.fromEntries(
+      Array.from({ length: 3300 }, (_, index) => [`p${index}`, { type: 'string', description: 'v'.repeat(1000) }]),
+    );
     const run = await generate({ 'requests/a.yaml': stringify(big) });
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');

@@ -4,7 +4,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
-import { declaredRelease, repositoriesIn } from '../helpers/repos.js';
+import { collectionOfKind, declaredRelease, repositoriesIn } from '../helpers/repos.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -140,26 +140,26 @@ describe('OpenAPI document', () => {
 });
 
 describe('operations', () => {
+  // A request the API server takes (a ClusterIP Service needs its ports): the Service collection's seed, from repos/.
+  const SERVICE = collectionOfKind('Service');
+
   it('reports health and readiness', async () => {
     expect((await (await server.request('/healthz')).json()) as any).toEqual({ status: 'ok' });
     expect((await (await server.request('/readyz')).json()) as any).toEqual({ status: 'ready', bundles: 3 });
   });
 
   it('exposes Prometheus metrics: requests by route and status, and render durations', async () => {
-    await server.request(execPath('service-resources', 'service'), {
-      method: 'POST',
-      json: { values: { w: { metadata: { name: 'w' } } } },
-    });
+    await server.request(execPath(SERVICE.repository, SERVICE.collection), { method: 'POST', json: SERVICE.seed });
     const text = await (await server.request('/metrics')).text();
     expect(text).toContain(
       'facetform_http_requests_total{method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="200"}',
     );
-    expect(text).toMatch(/facetform_render_duration_seconds_count\{collection="service"\} [1-9]/);
+    expect(text).toMatch(new RegExp(`facetform_render_duration_seconds_count\\{collection="${SERVICE.collection}"\\} [1-9]`));
     expect(text).toContain('process_resident_memory_bytes');
   });
 
   it('records the latency of every HTTP request in a histogram by method, route and status, counted as the request counter counts', async () => {
-    const exec = execPath('service-resources', 'service');
+    const exec = execPath(SERVICE.repository, SERVICE.collection);
     const labels = (status: number) =>
       `method="POST",route="/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection/exec",status="${status}"`;
     const sample = (text: string, name: string, status: number, le?: string) => {
@@ -167,8 +167,7 @@ describe('operations', () => {
       return line === undefined ? 0 : Number(line.slice(line.lastIndexOf(' ') + 1));
     };
     const before = await (await server.request('/metrics')).text();
-    for (let index = 0; index < 3; index++)
-      await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 'w' } } } } });
+    for (let index = 0; index < 3; index++) await server.request(exec, { method: 'POST', json: SERVICE.seed });
     await server.request(exec, { method: 'POST', json: { values: { w: { metadata: { name: 7 } } } } });
     const after = await (await server.request('/metrics')).text();
     const delta = (name: string, status: number, le?: string) => sample(after, name, status, le) - sample(before, name, status, le);

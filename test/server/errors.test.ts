@@ -2,6 +2,7 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readLimits } from '../../src/server/config.js';
+import { collectionOfKind } from '../helpers/repos.js';
 import { BASE, execPath, KEY, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -10,7 +11,15 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-const SERVICE = execPath('service-resources', 'service');
+// A request the API server takes (a ClusterIP Service needs its ports): the Service collection's seed, from repos/.
+const SEED = collectionOfKind('Service');
+const SERVICE = execPath(SEED.repository, SEED.collection);
+const SEED_ID = SEED.seed.globalvars![SEED.variable]!;
+/** The seed with its values entry changed by `change`. */
+const seedWith = (change: (entry: Record<string, any>) => Record<string, any>) => ({
+  ...SEED.seed,
+  values: { ...SEED.seed.values, [SEED_ID]: change(structuredClone(SEED.seed.values[SEED_ID])) },
+});
 const post = (body: string, headers: Record<string, string> = { 'Content-Type': 'application/json' }) =>
   server.request(SERVICE, { method: 'POST', body, headers });
 
@@ -31,7 +40,9 @@ describe('error answers', () => {
   });
 
   it('400 for nesting deeper than 64 levels, and none for 64', async () => {
-    const nest = (depth: number) => `{"values":{"web":{"metadata":{"name":"w"},"x":${'['.repeat(depth - 3)}${']'.repeat(depth - 3)}}}}`;
+    // The body, values and the entry are three levels; x's arrays are the rest.
+    const arrays = (count: number): unknown[] => (count === 1 ? [] : [arrays(count - 1)]);
+    const nest = (depth: number) => JSON.stringify(seedWith((entry) => ({ ...entry, x: arrays(depth - 3) })));
     expect(await (await post(nest(64))).status).toBe(200);
     const problem = await problemOf(await post(nest(65)));
     expect(problem).toMatchObject({ status: 400, detail: 'the JSON body nests deeper than 64 levels' });
@@ -69,8 +80,9 @@ describe('error answers', () => {
     );
     expect(inName.detail).toBe(`the member name "\\udc00x" in the object at /values/w/metadata/labels ${why}`);
     expect(inName.errors).toEqual([{ pointer: '/values/w/metadata/labels/\udc00x', detail: inName.detail }]);
-    // A pair is one character, escaped or not.
-    expect((await post('{"values":{"w":{"metadata":{"name":"w","labels":{"e":"\\ud83d\\ude00😀"}}}}}')).status).toBe(200);
+    // A pair is one character, escaped or not: in an annotation, whose value may be any text.
+    const pairs = JSON.stringify(seedWith((entry) => ({ ...entry, metadata: { ...entry.metadata, annotations: { e: 'PAIRS' } } })));
+    expect((await post(pairs.replace('"PAIRS"', '"\\ud83d\\ude00😀"'))).status).toBe(200);
   });
 
   it('400 naming an unknown query parameter, the ones the route takes and the one most likely meant, on exec, batch and discovery', async () => {
@@ -248,10 +260,7 @@ describe('error answers', () => {
     expect((await problemOf(await post('{"values":{}}', { 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' }))).detail).toBe(
       'Content-Encoding gzip is not supported; send the body uncompressed',
     );
-    expect(
-      (await post(JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }), { 'Content-Type': 'application/json; charset=utf-8' }))
-        .status,
-    ).toBe(200);
+    expect((await post(JSON.stringify(SEED.seed), { 'Content-Type': 'application/json; charset=utf-8' })).status).toBe(200);
   });
 
   it('422 for a body of the wrong shape', async () => {

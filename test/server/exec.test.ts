@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadBundles } from '../../src/bundle/load.js';
 import type { ManifestCheck } from '../../src/manifest/kube-check.js';
 import { readLimits } from '../../src/server/config.js';
-import { examplesIn, repositoriesIn } from '../helpers/repos.js';
+import { collectionOfKind, examplesIn, facetsWriting, repositoriesIn } from '../helpers/repos.js';
 import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -31,6 +31,17 @@ beforeAll(async () => {
   );
 });
 afterAll(() => server.close());
+
+// A Service the API server takes (a ClusterIP Service needs its ports): the Service collection's seed,
+// its entry and a facet whose section writes the ports, all read from repos/.
+const SERVICE = collectionOfKind('Service');
+const SERVICE_ID = SERVICE.seed.globalvars![SERVICE.variable]!;
+const PORTS_FACET = facetsWriting(SERVICE, 'spec.ports').at(-1)!;
+/** The Service seed with `extra` members added to its values entry. */
+const serviceSeedWith = (extra: Record<string, unknown>) => ({
+  ...SERVICE.seed,
+  values: { ...SERVICE.seed.values, [SERVICE_ID]: { ...SERVICE.seed.values[SERVICE_ID], ...extra } },
+});
 
 describe('exec', () => {
   it('answers the seed example of every shipped collection with a manifest its kind accepts, in JSON and YAML', async () => {
@@ -96,22 +107,22 @@ describe('exec', () => {
 
   it('writes Warning text as RFC 9110 quoted-strings of UTF-8 bytes, which a Kubernetes client reads back as the text', async () => {
     const names = ['spéc"x\\y\tz', 'ключ', 'line\nbreak'];
-    const response = await server.request(execPath('service-resources', 'service'), {
+    const response = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
       method: 'POST',
-      json: { values: { web: { metadata: { name: 'web' }, ...Object.fromEntries(names.map((name) => [name, 1])) } } },
+      json: serviceSeedWith(Object.fromEntries(names.map((name) => [name, 1]))),
     });
     expect(response.status).toBe(200);
     // A control character cannot travel in a header: it arrives as the text of its escape.
     expect(readWarnings(response.headers.get('warning')!)).toEqual(
-      ['/values/web/spéc"x\\y\tz', '/values/web/ключ', '/values/web/line\\u000abreak'].map((pointer) => `unknown field "${pointer}"`),
+      ['spéc"x\\y\tz', 'ключ', 'line\\u000abreak'].map((member) => `unknown field "/values/${SERVICE_ID}/${member}"`),
     );
   });
 
   it('sends at most 20 Warning headers, with long pointers cut, however many unknown members there are', async () => {
     const extra = Object.fromEntries(Array.from({ length: 100 }, (_, index) => [`${'k'.repeat(9000)}${index}`, 1]));
-    const response = await server.request(execPath('service-resources', 'service'), {
+    const response = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
       method: 'POST',
-      json: { values: { web: { metadata: { name: 'web' }, ...extra } } },
+      json: serviceSeedWith(extra),
     });
     expect(response.status).toBe(200);
     const warnings = response.headers.get('warning')!.split(/, (?=299 )/);
@@ -144,12 +155,13 @@ describe('exec', () => {
 
   it('serves facet lists with repeated entries without remembering each of them', async () => {
     // As long as a list may be (MAX_ITEMS), the new facet included.
-    const facets = Array.from({ length: readLimits({}).maxItems - 1 }, () => 'addon:ports');
+    // The facet repeated writes the ports, which the Service's values give (the seed's).
+    const facets = Array.from({ length: readLimits({}).maxItems - 1 }, () => PORTS_FACET);
     const before = process.memoryUsage().heapUsed;
     for (let index = 0; index < 50; index++) {
-      const response = await server.request(execPath('service-resources', 'service'), {
+      const response = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
         method: 'POST',
-        json: { facets: [...facets, `addon:${['type', 'spec'][index % 2]}`], values: { w: { metadata: { name: 'w' } } } },
+        json: { ...SERVICE.seed, facets: [...facets, `addon:${['type', 'spec'][index % 2]}`] },
       });
       expect(response.status).toBe(200);
     }
@@ -175,11 +187,13 @@ describe('exec', () => {
   });
 
   it('with strict=true, refuses unknown members with a 422, and a placeholder the schema does not require stays optional', async () => {
+    // A ClusterIP Service needs its ports (the API server refuses one without): the facet that writes them, and ports.
+    const ports = [{ port: 80 }];
     const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
       json: {
-        facets: ['addon:type'],
-        values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, tpye: 'NodePort' } } },
+        facets: [PORTS_FACET, 'addon:type'],
+        values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports, tpye: 'NodePort' } } },
       },
     });
     const problem = await problemOf(response);
@@ -189,10 +203,13 @@ describe('exec', () => {
     ]);
     const fixed = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
-      json: { facets: ['addon:type'], values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' } } } } },
+      json: {
+        facets: [PORTS_FACET, 'addon:type'],
+        values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports } } },
+      },
     });
     expect(fixed.status).toBe(200);
-    expect(((await fixed.json()) as any).spec).toEqual({ selector: { app: 'web' } });
+    expect(((await fixed.json()) as any).spec).toEqual({ selector: { app: 'web' }, ports });
   });
 
   it('answers 422 with every violation as a JSON Pointer into the body', async () => {

@@ -4,6 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys } from '../../src/server/api-keys.js';
 import { parseRateLimit } from '../../src/server/config.js';
 import { LocalBuckets } from '../../src/server/rate-limit/token-bucket.js';
+import { collectionOfKind } from '../helpers/repos.js';
 import { execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer | undefined;
@@ -12,8 +13,10 @@ afterEach(async () => {
   server = undefined;
 });
 
-const SERVICE = execPath('service-resources', 'service');
-const BODY = { values: { w: { metadata: { name: 'w' } } } };
+const service = collectionOfKind('Service');
+const SERVICE = execPath(service.repository, service.collection);
+// A request the API server takes (a ClusterIP Service with its ports): the seed of the Service collection.
+const BODY = service.seed;
 
 describe('rate limits', () => {
   it('answer every keyed request with its budget, and 429 with Retry-After past it', async () => {
