@@ -28,7 +28,8 @@ const WORDS: Record<CauseType, string> = {
   FieldValueTooMany: 'Too many',
 };
 
-type Step = { child: string } | { index: number } | { key: string };
+/** `member`: the member's name in the manifest where Go's path spells it otherwise. */
+type Step = { child: string; member?: string } | { index: number } | { key: string };
 
 /**
  * A path into an object, as field.Path builds it: children, list indices and map keys. Linked to
@@ -50,6 +51,11 @@ export class FieldPath {
     let path: FieldPath = this;
     for (const name of names) path = new FieldPath(path, { child: name });
     return path;
+  }
+
+  /** A child Go names `goName` (`LoadBalancerSourceRanges`) for the manifest's member `member`. */
+  childSpelled(goName: string, member: string): FieldPath {
+    return new FieldPath(this, { child: goName, member });
   }
 
   index(index: number): FieldPath {
@@ -79,7 +85,7 @@ export class FieldPath {
   /** The same place as a JSON Pointer into the manifest; Go's root path `` is the whole manifest. */
   pointer(): string {
     const steps = this.steps().filter((step) => !('child' in step && step.child === ''));
-    return toPointer(steps.map((step) => ('child' in step ? step.child : 'index' in step ? step.index : step.key)));
+    return toPointer(steps.map((step) => ('child' in step ? (step.member ?? step.child) : 'index' in step ? step.index : step.key)));
   }
 }
 

@@ -206,7 +206,8 @@ function validateLoadBalancer(s: Fields, annotations: Fields): FieldError[] {
   const errors: FieldError[] = [];
   const ranges = strings(s.loadBalancerSourceRanges);
   if (ranges.length > 0) {
-    const path = spec.child('LoadBalancerSourceRanges');
+    // Go's path spells the member with a capital L; the pointer names the manifest's member.
+    const path = spec.childSpelled('LoadBalancerSourceRanges', 'loadBalancerSourceRanges');
     if (s.type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
     ranges.forEach((range, i) => errors.push(...validateCidrLegacy(path.index(i), range.trim())));
   } else if (Object.hasOwn(annotations, SOURCE_RANGES_ANNOTATION)) {
