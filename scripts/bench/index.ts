@@ -114,6 +114,13 @@ try {
     goal: 'shown',
     met: true,
   });
+  rows.push({
+    benchmark: '',
+    comparedWith: "of which the API server's own rules (src/apiserver)",
+    figure: `${fixed(validated['api server rules']!, 0)} ns (${fixed((100 * validated['api server rules']!) / validated.facetform!, 0)}% of the total)`,
+    goal: 'shown',
+    met: true,
+  });
 
   const httpSettings = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, rounds: settings.httpRounds };
   const httpRows = (name: string, comparedWith: string, http: { ours: LoadFigures; bare: LoadFigures }, goals: boolean) => {

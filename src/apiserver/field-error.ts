@@ -39,7 +39,14 @@ export class FieldPath {
   private constructor(
     private readonly parent: FieldPath | undefined,
     private readonly step: Step,
+    /** Where the member really is, for the few paths Go spells apart from the manifest. */
+    private readonly location?: FieldPath,
   ) {}
+
+  /** This path as Go prints it, pointing at `location` in the manifest (`spec.resources[storage]` is `/spec/resources/requests/storage`). */
+  locatedAt(location: FieldPath): FieldPath {
+    return new FieldPath(this.parent, this.step, location);
+  }
 
   static of(...names: string[]): FieldPath {
     let path = new FieldPath(undefined, { child: names[0]! });
@@ -84,6 +91,7 @@ export class FieldPath {
 
   /** The same place as a JSON Pointer into the manifest; Go's root path `` is the whole manifest. */
   pointer(): string {
+    if (this.location !== undefined) return this.location.pointer();
     const steps = this.steps().filter((step) => !('child' in step && step.child === ''));
     return toPointer(steps.map((step) => ('child' in step ? (step.member ?? step.child) : 'index' in step ? step.index : step.key)));
   }

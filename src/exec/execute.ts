@@ -145,7 +145,7 @@ function manifestProblems(
   manifest: JsonObject,
   partial: boolean,
 ): Problem[] {
-  const found = collection.manifestCheck!.problems(manifest);
+  const found = collection.manifestCheck!.problems(manifest, partial);
   if (found.length === 0) return found;
   const problems: Problem[] = [];
   const ownProblems: string[] = [];

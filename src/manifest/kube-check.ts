@@ -82,9 +82,14 @@ export class ManifestCheck {
     return this.compile().parts!;
   }
 
-  /** Every violation, each with a JSON Pointer into the manifest; none for a valid manifest. */
-  problems(manifest: unknown): Problem[] {
-    const { validate, beyondSchema, apiServer } = this.compiled;
+  /**
+   * Every violation, each with a JSON Pointer into the manifest; none for a valid manifest.
+   * `partial`: some values did not render, so the API server's own rules, which would only say
+   * again that their members are missing, are not run.
+   */
+  problems(manifest: unknown, partial = false): Problem[] {
+    const { validate, beyondSchema } = this.compiled;
+    const apiServer = partial ? undefined : this.compiled.apiServer;
     const errors = validate(manifest) as ErrorObject[];
     if (errors.length === 0 && beyondSchema.length === 0) return apiServer === undefined ? [] : apiServerProblems(apiServer, manifest);
     // The validators are compiled per definition, so a union's branch errors cannot be told from
