@@ -110,3 +110,24 @@ export function validateObjectMeta(
   errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
   return errors;
 }
+
+const STANDARD_FINALIZERS = ['kubernetes', 'orphan', 'foregroundDeletion'];
+
+/**
+ * core/validation's ValidateObjectMeta, which every built-in kind's validation calls: the rules
+ * above, and a finalizer without a '/' must be one of Kubernetes' own.
+ */
+export function validateCoreObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule): FieldError[] {
+  const errors = validateObjectMeta(metadata, namespaced, nameRule);
+  strings(object(metadata).finalizers).forEach((name, index) => {
+    if (!name.includes('/') && !STANDARD_FINALIZERS.includes(name))
+      errors.push(
+        invalid(
+          FieldPath.of('metadata', 'finalizers').index(index),
+          name,
+          'name is neither a standard finalizer name nor is it fully qualified',
+        ),
+      );
+  });
+  return errors;
+}

@@ -3,13 +3,13 @@ import { type FieldError, FieldPath, invalid, invalidEach, tooLong } from '../fi
 import { type Fields, object, stringMap } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../names.js';
-import { validateObjectMeta } from '../object-meta.js';
+import { validateCoreObjectMeta } from '../object-meta.js';
 
 /** core.MaxSecretSize, which a ConfigMap shares. */
 export const MAX_DATA_SIZE = 1024 * 1024;
 
 function validate(manifest: Fields): FieldError[] {
-  const errors = validateObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
+  const errors = validateCoreObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
   const binaryData = object(manifest.binaryData);
   let size = 0;
   for (const [key, value] of stringMap(manifest.data)) {

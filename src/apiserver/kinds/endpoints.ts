@@ -4,7 +4,7 @@ import { type Fields, copyOf, isSet, list, number, object, string } from '../go-
 import { validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Label, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../names.js';
-import { validateObjectMeta } from '../object-meta.js';
+import { validateCoreObjectMeta } from '../object-meta.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
@@ -44,7 +44,7 @@ function validatePort(port: Fields, requireName: boolean, path: FieldPath): Fiel
 }
 
 function validate(manifest: Fields): FieldError[] {
-  const errors = validateObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
+  const errors = validateCoreObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
   list(manifest.subsets).forEach((entry, i) => {
     const subset = object(entry);
     const path = FieldPath.of('subsets').index(i);

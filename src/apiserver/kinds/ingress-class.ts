@@ -3,7 +3,7 @@ import { type FieldError, FieldPath, forbidden, invalid, invalidEach, notSupport
 import { type Fields, copyOnWrite, isSet, object, string } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js';
-import { validateObjectMeta } from '../object-meta.js';
+import { validateCoreObjectMeta } from '../object-meta.js';
 import { validateTypedReference } from './typed-reference.js';
 
 const MAX_CONTROLLER_LENGTH = 250;
@@ -48,7 +48,7 @@ function validateParameters(spec: Fields, path: FieldPath): FieldError[] {
 }
 
 function validate(manifest: Fields): FieldError[] {
-  const errors = validateObjectMeta(manifest.metadata, false, nameIsDNSSubdomain);
+  const errors = validateCoreObjectMeta(manifest.metadata, false, nameIsDNSSubdomain);
   const spec = object(manifest.spec);
   const controller = string(spec.controller);
   if (Buffer.byteLength(controller) > MAX_CONTROLLER_LENGTH)

@@ -15,7 +15,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSSubdomain,
 } from '../names.js';
-import { validateObjectMeta } from '../object-meta.js';
+import { validateCoreObjectMeta } from '../object-meta.js';
 import { validateTypedReference } from './typed-reference.js';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];
@@ -94,7 +94,7 @@ function validateTLS(tls: unknown[], path: FieldPath): FieldError[] {
 }
 
 function validate(manifest: Fields): FieldError[] {
-  const errors = validateObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
+  const errors = validateCoreObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
   const spec = object(manifest.spec);
   const path = FieldPath.of('spec');
   const rules = list(spec.rules);

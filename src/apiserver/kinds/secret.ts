@@ -7,7 +7,7 @@ import { type FieldError, FieldPath, invalid, invalidEach, required, tooLong } f
 import { type Fields, object, string, stringMap } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../names.js';
-import { validateObjectMeta } from '../object-meta.js';
+import { validateCoreObjectMeta } from '../object-meta.js';
 import { MAX_DATA_SIZE } from './config-map.js';
 
 const data = FieldPath.of('data');
@@ -69,7 +69,7 @@ function requiredKeys(manifest: Fields, values: Map<string, Buffer>): FieldError
 }
 
 function validate(manifest: Fields): FieldError[] {
-  const errors = validateObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
+  const errors = validateCoreObjectMeta(manifest.metadata, true, nameIsDNSSubdomain);
   const values = secretData(manifest);
   let size = 0;
   for (const [key, value] of values) {

@@ -19,7 +19,7 @@ import { isDualStack, validateCidrLegacy, validateEndpointIP, validateIPLegacy }
 import { isIPv6String } from '../ip.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label } from '../names.js';
-import { validateLabels, validateObjectMeta } from '../object-meta.js';
+import { validateLabels, validateCoreObjectMeta } from '../object-meta.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -262,7 +262,7 @@ function validate(manifest: Fields): FieldError[] {
   const metadata = object(manifest.metadata);
   const annotations = object(metadata.annotations);
   const s = object(manifest.spec);
-  const errors = validateObjectMeta(metadata, true, nameIsDNS1035Label);
+  const errors = validateCoreObjectMeta(metadata, true, nameIsDNS1035Label);
   if (
     Object.hasOwn(annotations, TOPOLOGY_MODE) &&
     Object.hasOwn(annotations, TOPOLOGY_HINTS) &&

@@ -1,0 +1,130 @@
+/**
+ * How Go prints a resource.Quantity in a field error: its String (the cached text or the canonical
+ * form), its Value (an int64, rounded up, wrapping as Go's arithmetic wraps) and its %#v struct.
+ * Apart from quantity.ts, which holds what parsing and defaulting make of one.
+ */
+import { goQuote } from './field-error.js';
+import {
+  BINARY_SUFFIXES,
+  DECIMAL_SUFFIXES,
+  MAX_INT64,
+  MIN_INT64,
+  type Quantity,
+  asDec,
+  compareDec,
+  fitsInt64,
+  negativeScale,
+  pow10,
+  roundDec,
+  sign,
+} from './quantity.js';
+
+/**
+ * positiveScaleInt64: `base × 10^scale` and whether it fit. Go's fast cases (scales 1, 2, 3, 6, 9)
+ * hand back the wrapped product with the flag, which Quantity.Value then uses regardless; the
+ * other scales answer 0.
+ */
+function positiveScale(base: bigint, scale: number): [bigint, boolean] {
+  if (scale === 0 || base === 0n) return [base, true];
+  if ([1, 2, 3, 6, 9].includes(scale)) {
+    if (base === 1n) return [pow10(scale), true];
+    if (base === MIN_INT64) return [0n, false];
+    const product = base * pow10(scale);
+    return [BigInt.asIntN(64, product), fitsInt64(product)];
+  }
+  let value = base;
+  for (let i = 0; i < scale; i++) {
+    if (value === MIN_INT64) return [0n, false];
+    value *= 10n;
+    if (!fitsInt64(value)) return [0n, false];
+  }
+  return [value, true];
+}
+
+/** Quantity.Value: rounded up to an int64, with the wrap-arounds of Go's int64 arithmetic. */
+export function quantityValue(q: Quantity): bigint {
+  if (q.d === undefined) return q.i.scale < 0 ? negativeScale(q.i.value, -q.i.scale)[0] : positiveScale(q.i.value, q.i.scale)[0];
+  const { unscaled, scale } = q.d;
+  if (unscaled === 0n) return 0n;
+  if (scale === 0) return BigInt.asIntN(64, unscaled);
+  if (scale < 0) return BigInt.asIntN(64, BigInt.asIntN(64, unscaled) * pow10(-scale));
+  if (unscaled < MAX_INT64 && scale < 19) {
+    const low = BigInt.asIntN(64, unscaled);
+    const divisor = pow10(scale);
+    return low / divisor + (low % divisor !== 0n ? 1n : 0n);
+  }
+  const divisor = pow10(scale);
+  const remainder = ((unscaled % divisor) + divisor) % divisor;
+  return BigInt.asIntN(64, BigInt.asIntN(64, (unscaled - remainder) / divisor) + (remainder !== 0n ? 1n : 0n));
+}
+
+/** removeInt64Factors / removeBigIntFactors: `value = result × base^times`. */
+function removeFactors(value: bigint, base: bigint): [bigint, number] {
+  let result = value;
+  let times = 0;
+  while (result !== 0n && result % base === 0n) ((result /= base), times++);
+  return [result, times];
+}
+
+/** AsCanonicalBytes: a mantissa and a base-10 exponent that is a multiple of 3. */
+function canonicalDecimal(q: Quantity): [bigint, number] {
+  if (q.d === undefined) {
+    const [amount, times] = removeFactors(q.i.value, 10n);
+    const exponent = q.i.scale + times;
+    const shift = exponent % 3 === 1 || exponent % 3 === -2 ? 1 : exponent % 3 === 2 || exponent % 3 === -1 ? 2 : 0;
+    const shifted = amount * pow10(shift);
+    if (fitsInt64(shifted)) return [shifted, exponent - shift];
+  }
+  const dec = asDec(q);
+  let [amount, exponent] = removeFactors(dec.unscaled, 10n);
+  exponent -= dec.scale;
+  while (exponent % 3 !== 0) ((amount *= 10n), exponent--);
+  return [amount, exponent];
+}
+
+const DECIMAL_NAMES = new Map(Object.entries(DECIMAL_SUFFIXES).map(([name, exponent]) => [exponent, name]));
+const BINARY_NAMES = new Map(Object.entries(BINARY_SUFFIXES).map(([name, exponent]) => [exponent, name]));
+
+/** Quantity.AsScale(0): the value as a whole number, or undefined where that rounds it. */
+function asWhole(q: Quantity): Quantity | undefined {
+  if (q.d !== undefined) {
+    const whole = roundDec(q.d, 0);
+    return compareDec(whole, q.d) === 0 ? { ...q, d: whole } : undefined;
+  }
+  if (q.i.scale >= 0) return q;
+  const [value, exact] = negativeScale(q.i.value, -q.i.scale);
+  return exact ? { ...q, i: { value, scale: 0 } } : undefined;
+}
+
+/** Quantity.String: the cached text, else the canonical form (CanonicalizeBytes). */
+export function quantityString(q: Quantity): string {
+  if (q.s !== '') return q.s;
+  if (sign(q) === 0) return '0';
+  let format = q.format;
+  let rounded: Quantity | undefined;
+  if (format === 'BinarySI') {
+    const dec = asDec(q);
+    const small = compareDec(dec, { unscaled: -1024n, scale: 0 }) > 0 && compareDec(dec, { unscaled: 1024n, scale: 0 }) < 0;
+    // Below 1Ki, or where a whole number would round the value, the binary form would mislead.
+    rounded = small ? undefined : asWhole(q);
+    if (rounded === undefined) format = 'DecimalSI';
+  }
+  if (format !== 'BinarySI') {
+    const [number, exponent] = canonicalDecimal(q);
+    const suffix = format === 'DecimalSI' ? (DECIMAL_NAMES.get(exponent) ?? '') : exponent === 0 ? '' : `e${exponent}`;
+    return `${number}${suffix}`;
+  }
+  const [whole, fits] = rounded!.d === undefined ? positiveScale(rounded!.i.value, rounded!.i.scale) : [0n, false];
+  const value = fits ? whole : roundDec(asDec(rounded!), 0).unscaled;
+  const [number, exponent] = removeFactors(value, 1024n);
+  return `${number}${BINARY_NAMES.get(exponent * 10) ?? ''}`;
+}
+
+/** The quantity as %#v prints it; an inf.Dec's address is the runtime's, so any one stands for it. */
+export function quantityGoSyntax(q: Quantity): string {
+  const dec = q.d === undefined ? '(*inf.Dec)(nil)' : '(*inf.Dec)(0xc000012345)';
+  return (
+    `resource.Quantity{i:resource.int64Amount{value:${q.i.value}, scale:${q.i.scale}}, ` +
+    `d:resource.infDecAmount{Dec:${dec}}, s:${goQuote(q.s)}, Format:${goQuote(q.format)}}`
+  );
+}

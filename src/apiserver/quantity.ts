@@ -1,0 +1,180 @@
+/**
+ * apimachinery's resource.Quantity as the API server holds one after decoding: the int64 form or
+ * the inf.Dec form ParseQuantity picks, the string it caches, and its format. A validator's
+ * message prints the quantity's canonical string, its rounded int64 value or its Go struct
+ * (%#v), and each of those depends on that representation, not on the number alone, so this is
+ * a port of the representation (src/upgrade/quantities.ts compares numbers only). How Go prints
+ * one is in quantity-print.ts.
+ */
+export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
+
+/** A decimal `unscaled × 10^-scale`, as inf.Dec (whose scale counts fractional digits). */
+export interface Dec {
+  unscaled: bigint;
+  scale: number;
+}
+
+export interface Quantity {
+  /** int64Amount: `value × 10^scale`; meaningful while `d` is unset. */
+  i: { value: bigint; scale: number };
+  d?: Dec;
+  /** The cached string, as parsed when the text was already canonical; '' when not. */
+  s: string;
+  format: QuantityFormat;
+}
+
+export const MIN_INT64 = -(2n ** 63n);
+export const MAX_INT64 = 2n ** 63n - 1n;
+export const fitsInt64 = (value: bigint): boolean => value >= MIN_INT64 && value <= MAX_INT64;
+export const pow10 = (exponent: number): bigint => 10n ** BigInt(exponent);
+const isDigit = (char: string | undefined): boolean => char !== undefined && char >= '0' && char <= '9';
+
+/** parseQuantityString: sign, digits, fraction and suffix, or undefined where Go answers ErrFormatWrong. */
+function scan(str: string): { positive: boolean; value: string; num: string; denom: string; suffix: string } | undefined {
+  let positive = true;
+  let pos = 0;
+  const end = str.length;
+  if (str[0] === '-' || str[0] === '+') {
+    positive = str[0] === '+';
+    pos++;
+  }
+  while (str[pos] === '0') pos++;
+  if (pos >= end) return { positive, value: '0', num: '0', denom: '', suffix: '' };
+  let i = pos;
+  while (isDigit(str[i])) i++;
+  if (i >= end) return { positive, value: str, num: str.slice(pos), denom: '', suffix: '' };
+  const num = str.slice(pos, i) || '0';
+  pos = i;
+  let denom = '';
+  if (str[pos] === '.') {
+    i = ++pos;
+    while (isDigit(str[i])) i++;
+    denom = str.slice(pos, i);
+    if (i >= end) return { positive, value: str, num, denom, suffix: '' };
+    pos = i;
+  }
+  const value = str.slice(0, pos);
+  const suffixStart = pos;
+  while (pos < end && 'eEinumkKMGTP'.includes(str[pos]!)) pos++;
+  if (str[pos] === '-' || str[pos] === '+') pos++;
+  while (isDigit(str[pos])) pos++;
+  return pos >= end ? { positive, value, num, denom, suffix: str.slice(suffixStart) } : undefined;
+}
+
+export const DECIMAL_SUFFIXES: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
+export const BINARY_SUFFIXES: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
+
+/** quantitySuffixer.interpret: base, exponent and format of a suffix. */
+function interpret(suffix: string): { base: 2 | 10; exponent: number; format: QuantityFormat } | undefined {
+  if (Object.hasOwn(DECIMAL_SUFFIXES, suffix)) return { base: 10, exponent: DECIMAL_SUFFIXES[suffix]!, format: 'DecimalSI' };
+  if (Object.hasOwn(BINARY_SUFFIXES, suffix)) return { base: 2, exponent: BINARY_SUFFIXES[suffix]!, format: 'BinarySI' };
+  if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?[0-9]+$/.test(suffix.slice(1))) {
+    const parsed = BigInt(suffix.slice(1));
+    // strconv.ParseInt refuses what int64 cannot hold; the int32 conversion then wraps.
+    if (fitsInt64(parsed)) return { base: 10, exponent: Number(BigInt.asIntN(32, parsed)), format: 'DecimalExponent' };
+  }
+  return undefined;
+}
+
+/** inf.Dec's Round with RoundUp: to `scale` fractional digits, away from zero. */
+export function roundDec(dec: Dec, scale: number): Dec {
+  if (dec.scale <= scale) return { unscaled: dec.unscaled * pow10(scale - dec.scale), scale };
+  const away = dec.unscaled === 0n ? 0n : dec.unscaled < 0n ? -1n : 1n;
+  // A divisor longer than the number leaves only the rounding: no need to build it.
+  if (dec.scale - scale > dec.unscaled.toString().length) return { unscaled: away, scale };
+  const divisor = pow10(dec.scale - scale);
+  const quotient = dec.unscaled / divisor;
+  return { unscaled: quotient + (dec.unscaled % divisor === 0n ? 0n : away), scale };
+}
+
+export function compareDec(a: Dec, b: Dec): number {
+  const scale = Math.max(a.scale, b.scale);
+  const [x, y] = [a.unscaled * pow10(scale - a.scale), b.unscaled * pow10(scale - b.scale)];
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/** ParseQuantity, after UnmarshalJSON's quotes and spaces; undefined where Go refuses the text. */
+export function parseQuantity(input: unknown): Quantity | undefined {
+  if (typeof input !== 'string' && typeof input !== 'number') return undefined;
+  const str = String(input).trim();
+  if (str === '') return undefined;
+  if (str === '0') return { i: { value: 0n, scale: 0 }, s: str, format: 'DecimalSI' };
+  const parts = scan(str);
+  const suffix = parts && interpret(parts.suffix);
+  if (parts === undefined || suffix === undefined) return undefined;
+  const { positive, value, num, denom } = parts;
+  const { base, exponent, format } = suffix;
+  let precision = 0;
+  let scale = 0;
+  let mantissa = 1n;
+  if (format === 'BinarySI') {
+    if (exponent >= 0 && denom.length === 0) {
+      mantissa = 1n << BigInt(exponent);
+      precision = 15 - num.length - Math.trunc((Math.fround(exponent) * 3) / 10) - 1;
+    } else precision = -1;
+  } else {
+    scale = exponent;
+    precision = 18 - (num.length + denom.length);
+  }
+  if (precision >= 0) {
+    scale -= denom.length;
+    if (scale >= -9) {
+      const shifted = num + denom;
+      const parsed = BigInt(shifted);
+      const product = parsed * mantissa;
+      if (fitsInt64(product)) {
+        const result = positive ? product : -product;
+        // The text is cached where it already is the canonical form.
+        const canonical =
+          format === 'BinarySI'
+            ? exponent % 10 === 0 && (parsed & 7n) !== 0n
+            : scale % 3 === 0 && !shifted.endsWith('000') && shifted[0] !== '0';
+        return { i: { value: result, scale }, s: canonical ? str : '', format };
+      }
+    }
+  }
+  const decimal = /^[+-]?([0-9]*)(?:\.([0-9]*))?$/.exec(value);
+  if (decimal === null || decimal[1]! + (decimal[2] ?? '') === '') return undefined;
+  const fraction = decimal[2] ?? '';
+  let amount: Dec = { unscaled: BigInt(`${value.startsWith('-') ? '-' : ''}${decimal[1]}${fraction}`), scale: fraction.length };
+  if (base === 10) amount.scale -= exponent;
+  else amount.unscaled <<= BigInt(exponent);
+  const negative = amount.unscaled < 0n;
+  if (negative) amount.unscaled = -amount.unscaled;
+  // Non-zero values are rounded up to the nano scale: asking for some resource gets some.
+  if (amount.unscaled !== 0n) amount = roundDec(amount, 9);
+  let resultFormat = format;
+  if (format === 'BinarySI' && compareDec(amount, { unscaled: MAX_INT64, scale: 0 }) > 0) amount = { unscaled: MAX_INT64, scale: 0 };
+  if (format === 'BinarySI' && compareDec(amount, { unscaled: 1n, scale: 0 }) < 0 && amount.unscaled > 0n) resultFormat = 'DecimalSI';
+  if (negative) amount.unscaled = -amount.unscaled;
+  return { i: { value: 0n, scale: 0 }, d: amount, s: '', format: resultFormat };
+}
+
+/** negativeScaleInt64: `base / 10^scale`, rounded away from zero, and whether it was exact. */
+export function negativeScale(base: bigint, scale: number): [bigint, boolean] {
+  if (scale === 0) return [base, true];
+  let value = base;
+  let fraction = false;
+  for (let i = 0; i < scale; i++) {
+    if (!fraction && value % 10n !== 0n) fraction = true;
+    value /= 10n;
+    if (value === 0n) return fraction ? [base > 0n ? 1n : -1n, false] : [0n, true];
+  }
+  if (fraction) value += base > 0n ? 1n : -1n;
+  return [value, !fraction];
+}
+
+/** The quantity as an inf.Dec, as Quantity.AsDec makes it. */
+export const asDec = (q: Quantity): Dec => q.d ?? { unscaled: q.i.value, scale: -q.i.scale };
+
+/** Quantity.RoundUp: to `scale` (a power of ten), away from zero; the cached string goes when the value changes form. */
+export function roundUp(q: Quantity, scale: number): Quantity {
+  if (q.d !== undefined) return { ...q, d: roundDec(q.d, -scale), s: '' };
+  if (q.i.scale >= scale) return q;
+  return { ...q, i: { value: negativeScale(q.i.value, scale - q.i.scale)[0], scale }, s: '' };
+}
+
+export const sign = (q: Quantity): number => {
+  const value = q.d?.unscaled ?? q.i.value;
+  return value === 0n ? 0 : value > 0n ? 1 : -1;
+};
