@@ -5,7 +5,7 @@
  * Nothing is written into the manifest: `kubectl apply` sends it undefaulted.
  */
 import { isPlainObject } from '../util/json.js';
-import { type Fields, copyOf } from './go-values.js';
+import { copyOf } from './go-values.js';
 import type { FieldError } from './field-error.js';
 import type { KindRules } from './kind-rules.js';
 
