@@ -96,14 +96,20 @@ describe('what the API server refuses beyond its schema', () => {
   });
 
   it('a PersistentVolumeClaim with no access modes and no storage request', async () => {
-    const { status, problem } = await exec('PersistentVolumeClaim', (entry) => {
+    const { id, status, problem } = await exec('PersistentVolumeClaim', (entry) => {
       entry.spec.accessModes = [];
       entry.spec.resources = { requests: {} };
     });
     expect(status).toBe(422);
-    const details = problem!.errors.map((error: { detail: string }) => error.detail).join('\n');
-    expect(details).toContain('at least 1 access mode is required');
-    expect(details).toMatch(/Required value.*spec\.resources|spec\/resources/);
+    expect(problem!.errors).toEqual(
+      expect.arrayContaining([
+        {
+          pointer: `/values/${id}/spec/accessModes`,
+          detail: expect.stringContaining('Required value: at least 1 access mode is required'),
+        },
+        { pointer: `/values/${id}/spec/resources/requests/storage`, detail: expect.stringContaining('Required value') },
+      ]),
+    );
   });
 });
 

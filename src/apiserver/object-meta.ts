@@ -3,7 +3,7 @@
  * the name by the kind's rule, generateName, namespace, labels, annotations and their 256 KiB,
  * owner references and finalizers. Custom resources are judged by the same rules.
  */
-import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, goQuote, invalid, invalidEach, required, tooLong } from './field-error.js';
 import { list, number, object, string, strings } from './go-values.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameRule } from './names.js';
 
@@ -45,6 +45,17 @@ function parseGroupVersion(apiVersion: string): { group: string; version: string
   return { group: '', version: '' };
 }
 
+/** Go's `%#v` of an owner reference; a set pointer prints as an address, here always the same one. */
+function goOwnerReference(entry: unknown): string {
+  const reference = object(entry);
+  const pointer = (value: unknown) => `(*bool)(${typeof value === 'boolean' ? '0xc000000000' : 'nil'})`;
+  return (
+    `v1.OwnerReference{APIVersion:${goQuote(string(reference.apiVersion))}, Kind:${goQuote(string(reference.kind))}, ` +
+    `Name:${goQuote(string(reference.name))}, UID:${goQuote(string(reference.uid))}, ` +
+    `Controller:${pointer(reference.controller)}, BlockOwnerDeletion:${pointer(reference.blockOwnerDeletion)}}`
+  );
+}
+
 function validateOwnerReferences(references: unknown, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   let firstController = '';
@@ -58,14 +69,14 @@ function validateOwnerReferences(references: unknown, path: FieldPath): FieldErr
     if (string(reference.name) === '') errors.push(invalid(path.child('name'), string(reference.name), 'name must not be empty'));
     if (string(reference.uid) === '') errors.push(invalid(path.child('uid'), string(reference.uid), 'uid must not be empty'));
     if (group === '' && version === 'v1' && kind === 'Event')
-      errors.push(invalid(path, new GoSyntax(JSON.stringify(reference)), '/v1, Kind=Event is disallowed from being an owner'));
+      errors.push(invalid(path, new GoSyntax(goOwnerReference(reference)), '/v1, Kind=Event is disallowed from being an owner'));
     if (reference.controller === true) {
       const controller = `${kind}/${string(reference.name)}`;
       if (firstController !== '')
         errors.push(
           invalid(
             path,
-            new GoSyntax(JSON.stringify(references)),
+            new GoSyntax(`[]v1.OwnerReference{${list(references).map(goOwnerReference).join(', ')}}`),
             `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
           ),
         );

@@ -12,6 +12,8 @@ import { CelRules } from '../crd/cel-rules.js';
 import type { SkippedRule, TransitionRule } from '../crd/cel-rule-tree.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
+import { lookup } from '../request/resolve.js';
+import { fromPointer } from '../util/json.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
 import type { Schema } from '../schema/kube-types.js';
 import type { JsonObject } from '../util/json.js';
@@ -39,6 +41,8 @@ interface CheckParts {
   celRules?: CelRules;
   /** The API server's own rules, run on a manifest its schema takes (a decode error stops the API server first). */
   apiServer?: KindRules;
+  /** A built-in kind whose rules are ported: Go decodes it, and its OpenAPI schema is only read as Go's decoder reads it. */
+  decodedByGo?: boolean;
 }
 
 export class ManifestCheck {
@@ -49,9 +53,11 @@ export class ManifestCheck {
   /** The check of one kind, or undefined when kubernetes-models has no model for it. */
   static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
     const model = kubeModel(apiVersion, kind);
-    return model === undefined
-      ? undefined
-      : new ManifestCheck(() => ({ validate: model.validate, beyondSchema: [], apiServer: builtInRules(apiVersion, kind) }));
+    if (model === undefined) return undefined;
+    return new ManifestCheck(() => {
+      const apiServer = builtInRules(apiVersion, kind);
+      return { validate: model.validate, beyondSchema: [], apiServer, decodedByGo: apiServer !== undefined };
+    });
   }
 
   /**
@@ -61,7 +67,7 @@ export class ManifestCheck {
    */
   static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
     return new ManifestCheck(() => {
-      const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
+      const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: withoutNumberFormats(resource.definitions) }).compile();
       const celRules = CelRules.compile(resource.openAPIV3Schema);
       return {
         validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
@@ -88,9 +94,14 @@ export class ManifestCheck {
    * again that their members are missing, are not run.
    */
   problems(manifest: unknown, partial = false): Problem[] {
-    const { validate, beyondSchema } = this.compiled;
+    const { validate, beyondSchema, decodedByGo } = this.compiled;
     const apiServer = partial ? undefined : this.compiled.apiServer;
-    const errors = validate(manifest) as ErrorObject[];
+    let errors = validate(manifest) as ErrorObject[];
+    // The API server reads a built-in kind with Go's decoder, not its OpenAPI schema: null is the
+    // member's zero value (unset, CONTRACT §5), and an enum is documentation; the kind's own
+    // rules refuse the values the API server refuses (`Unsupported value`), after its defaults.
+    if (decodedByGo && errors.length > 0)
+      errors = errors.filter((error) => error.keyword !== 'enum' && lookup(manifest, fromPointer(error.instancePath)) !== null);
     if (errors.length === 0 && beyondSchema.length === 0) return apiServer === undefined ? [] : apiServerProblems(apiServer, manifest);
     // The validators are compiled per definition, so a union's branch errors cannot be told from
     // the union by schema path: where a union failed, its branches' types and formats say it at once.
@@ -140,6 +151,20 @@ export class ManifestCheck {
     // As in problems(): a rule's message is the detail, pointed into `after`.
     return distinctProblems(celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
   }
+}
+
+/**
+ * A CRD's schema as the API server validates custom resources with it: kube-openapi checks the
+ * format of strings only, so `format: int32` on an integer is documentation there (an answer of
+ * 2147483648 is taken).
+ */
+function withoutNumberFormats<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withoutNumberFormats) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const copy: Record<string, unknown> = {};
+  const numeric = (schema as Record<string, unknown>).type === 'integer' || (schema as Record<string, unknown>).type === 'number';
+  for (const [key, value] of Object.entries(schema)) if (!(numeric && key === 'format')) copy[key] = withoutNumberFormats(value);
+  return copy as T;
 }
 
 /** The API server's field errors as problems: the field's place in the manifest, Go's words. */

@@ -22,6 +22,7 @@ import (
 	apiextensionsinstall "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/install"
 	structuralschema "k8s.io/apiextensions-apiserver/pkg/apiserver/schema"
 	structuraldefaulting "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/defaulting"
+	schemaobjectmeta "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/objectmeta"
 	structuralpruning "k8s.io/apiextensions-apiserver/pkg/apiserver/schema/pruning"
 	apiservervalidation "k8s.io/apiextensions-apiserver/pkg/apiserver/validation"
 	"k8s.io/apiextensions-apiserver/pkg/registry/customresource"
@@ -69,6 +70,9 @@ type verdict struct {
 	Errors  []fieldError `json:"errors"`
 	// Set when the manifest is not even decoded (unknown kind, a field of the wrong type).
 	DecodeError string `json:"decodeError,omitempty"`
+	// Unknown fields: a warning by the API server's default field validation (Warn), as CONTRACT §5
+	// has them; `kubectl --validate=strict` and facetform's strict=true refuse them instead.
+	Warnings []string `json:"warnings,omitempty"`
 }
 
 // One scheme, codec and create strategy per API group the shipped kinds belong to.
@@ -139,10 +143,15 @@ func judgeBuiltIn(manifest []byte) verdict {
 	if !known {
 		return verdict{Verdict: "refuse", DecodeError: fmt.Sprintf("the oracle does not judge %s", gvk)}
 	}
-	// Strict, as kubectl apply's default --validate=strict asks the API server to decode.
+	// Strict decoding names the unknown fields; the API server's default (Warn) keeps going without them.
 	decoder := jsonserializer.NewSerializerWithOptions(jsonserializer.DefaultMetaFactory, j.scheme, j.scheme, jsonserializer.SerializerOptions{Strict: true})
 	versioned, _, err := decoder.Decode(manifest, nil, nil)
-	if err != nil {
+	var warnings []string
+	if strict, ok := runtime.AsStrictDecodingError(err); ok && versioned != nil {
+		for _, unknown := range strict.Errors() {
+			warnings = append(warnings, unknown.Error())
+		}
+	} else if err != nil {
 		return verdict{Verdict: "refuse", DecodeError: err.Error()}
 	}
 	j.scheme.Default(versioned)
@@ -156,7 +165,9 @@ func judgeBuiltIn(manifest []byte) verdict {
 	if svc, ok := internal.(*core.Service); ok {
 		allocate(svc)
 	}
-	return create(j.strategy, internal)
+	result := create(j.strategy, internal)
+	result.Warnings = warnings
+	return result
 }
 
 // allocate does what the Service REST storage does before validation whatever the cluster:
@@ -265,9 +276,15 @@ func judgeCustomResource(manifest, crdJSON []byte) verdict {
 	if err != nil {
 		return verdict{Verdict: "refuse", DecodeError: "the CRD's schema: " + err.Error()}
 	}
-	// Strict field validation: a member the schema prunes is an unknown field.
-	if unknown := structuralpruning.PruneWithOptions(object.Object, structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true}); len(unknown) > 0 {
-		return verdict{Verdict: "refuse", DecodeError: fmt.Sprintf("unknown fields: %v", unknown)}
+	// A member the schema prunes is an unknown field: a warning by default, and gone.
+	unknown := structuralpruning.PruneWithOptions(object.Object, structural, true, structuralschema.UnknownFieldPathOptions{TrackUnknownFieldPaths: true})
+	// As the CR handler's decoder: a null the schema does not make nullable is dropped, then
+	// metadata is coerced to ObjectMeta (a member of the wrong type there is a bad request).
+	structuraldefaulting.PruneNonNullableNullsWithoutDefaults(object.Object, structural)
+	if err, paths := schemaobjectmeta.CoerceWithOptions(nil, object.Object, structural, false, schemaobjectmeta.CoerceOptions{ReturnUnknownFieldPaths: true}); err != nil {
+		return verdict{Verdict: "refuse", DecodeError: err.Error()}
+	} else {
+		unknown = append(unknown, paths...)
 	}
 	structuraldefaulting.Default(object.Object, structural)
 	subresources, _ := apiextensions.GetSubresourcesForVersion(crd, served.Name)
@@ -287,5 +304,9 @@ func judgeCustomResource(manifest, crdJSON []byte) verdict {
 		scale,
 		nil,
 	)
-	return create(strategy, object)
+	result := create(strategy, object)
+	for _, path := range unknown {
+		result.Warnings = append(result.Warnings, fmt.Sprintf("unknown field %q", path))
+	}
+	return result
 }

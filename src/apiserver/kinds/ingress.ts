@@ -3,7 +3,7 @@
  * rules or a default backend, hosts as DNS names (wildcards allowed), paths absolute for Exact and
  * Prefix, one backend each, TLS hosts and secret names, the class.
  */
-import { type FieldError, FieldPath, invalid, invalidEach, notSupported, required } from '../field-error.js';
+import { type FieldError, FieldPath, GoSyntax, invalid, invalidEach, notSupported, required } from '../field-error.js';
 import { type Fields, isSet, list, number, object, string, strings } from '../go-values.js';
 import { parseIPSloppy } from '../ip.js';
 import type { KindRules } from '../kind-rules.js';
@@ -99,7 +99,13 @@ function validate(manifest: Fields): FieldError[] {
   const path = FieldPath.of('spec');
   const rules = list(spec.rules);
   if (rules.length === 0 && !isSet(spec.defaultBackend))
-    errors.push(invalid(path, rules, 'either `defaultBackend` or `rules` must be specified'));
+    errors.push(
+      invalid(
+        path,
+        new GoSyntax(`[]networking.IngressRule${isSet(spec.rules) ? '{}' : '(nil)'}`),
+        'either `defaultBackend` or `rules` must be specified',
+      ),
+    );
   if (isSet(spec.defaultBackend)) errors.push(...validateBackend(object(spec.defaultBackend), path.child('defaultBackend')));
   errors.push(...validateRules(rules, path.child('rules')), ...validateTLS(list(spec.tls), path.child('tls')));
   if (isSet(spec.ingressClassName))

@@ -28,10 +28,14 @@ function secretData(manifest: Fields): Map<string, Buffer> {
 /** What Go's json.Unmarshal into a map says of these bytes, or undefined when it takes them. */
 function notAJsonObject(bytes: Buffer): string | undefined {
   let parsed: unknown;
+  const text = bytes.toString('utf8');
   try {
-    parsed = JSON.parse(bytes.toString('utf8'));
-  } catch {
-    return bytes.length === 0 ? 'unexpected end of JSON input' : 'invalid JSON';
+    parsed = JSON.parse(text);
+  } catch (error) {
+    // Go's encoding/json says so of JSON cut short (V8 points at its end); others it names by the character.
+    const at = /at position (\d+)/.exec(String(error));
+    const cutShort = /end of JSON input/.test(String(error)) || (at !== null && Number(at[1]) >= text.trimEnd().length);
+    return cutShort ? 'unexpected end of JSON input' : 'invalid JSON';
   }
   if (parsed === null || (typeof parsed === 'object' && !Array.isArray(parsed))) return undefined;
   const type = Array.isArray(parsed) ? 'array' : typeof parsed === 'boolean' ? 'bool' : typeof parsed;

@@ -1,0 +1,117 @@
+/**
+ * Our verdict against the oracle's, and the report of where they differ. The rules:
+ * - the verdicts must be equal: we refuse (any problem) exactly when the oracle refuses;
+ * - a manifest the oracle could not decode (decodeError) only needs refusing;
+ * - where the oracle refused with field errors and our schema check alone found nothing (native-only:
+ *   the API server's hand-written rules decided), our problems must point at exactly the oracle's
+ *   fields, as JSON Pointers;
+ * - there, each pointer's details are compared with the oracle's messages (counted, not failed yet).
+ */
+import type { Problem } from '../../src/request/problems.js';
+import { goPathToPointer, type OracleVerdict } from '../helpers/oracle.js';
+import type { OurCheck } from './our-check.js';
+
+export interface Comparison {
+  agree: boolean;
+  /** Why not: the verdicts differ, or (native-only) the pointers do. */
+  reason?: 'verdict' | 'pointers';
+  oracleRefuses: boolean;
+  ourRefuses: boolean;
+  decodeError: boolean;
+  nativeOnly: boolean;
+  ours: Problem[];
+  /** The oracle's fields as pointers, sorted and distinct. */
+  oraclePointers: string[];
+  ourPointers: string[];
+  /** Native-only, pointers agreeing: the pointers whose details differ from the oracle's messages. */
+  messageDiffs: Array<{ pointer: string; ours: string[]; oracle: string[] }>;
+}
+
+const distinctSorted = (values: Iterable<string>) => [...new Set(values)].sort();
+/** Go prints a pointer in a struct (`Controller:(*bool)(0xc000a1b2c8)`) by its address: not comparable. */
+const withoutAddresses = (message: string) => message.replace(/\(0x[0-9a-f]+\)/g, '(0x…)');
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((value, i) => value === b[i]);
+
+/**
+ * Go paths that do not name the manifest's member, and where our problems point instead, by kind:
+ * a Go path matching `from` is read with `to` in its place. The product makes the same choices
+ * (src/apiserver: FieldPath.childSpelled, locatedAt); a new one belongs in both places.
+ */
+export const RELOCATIONS: ReadonlyArray<{ kind: string; from: RegExp; to: string }> = [
+  { kind: 'Service', from: /^spec\.LoadBalancerSourceRanges(?=\[|$)/, to: 'spec.loadBalancerSourceRanges' },
+  { kind: 'PersistentVolumeClaim', from: /^spec\.resources\[storage\]$/, to: 'spec.resources.requests[storage]' },
+  { kind: 'PersistentVolume', from: /^spec\.persistentDisk(?=\.|$)/, to: 'spec.gcePersistentDisk' },
+  { kind: 'PersistentVolume', from: /^spec\.cephFS$/, to: 'spec.cephfs' },
+  { kind: 'PersistentVolume', from: /^spec\.iscsi\.targetportal$/, to: 'spec.iscsi.targetPortal' },
+  { kind: 'PersistentVolume', from: /^spec\.iscsi\.initiatorname$/, to: 'spec.iscsi.initiatorName' },
+];
+
+const tokens = (pointer: string) =>
+  pointer === ''
+    ? []
+    : pointer
+        .slice(1)
+        .split('/')
+        .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
+
+/**
+ * A field of the oracle, for a manifest of `kind`, as a pointer to the manifest's member; Go's nil
+ * path (`<nil>`: CEL's "some validation rules were not checked") is the object itself.
+ */
+export function oraclePointer(field: string, kind?: string): string {
+  if (field === '<nil>') return '';
+  const relocation = RELOCATIONS.find((r) => r.kind === kind && r.from.test(field));
+  return goPathToPointer(relocation === undefined ? field : field.replace(relocation.from, relocation.to));
+}
+
+/**
+ * What two pointers are compared by: their tokens joined by dots. Go's path does not say where a
+ * child's name with dots ends (Child("kubernetes.io/ingress.class") prints
+ * `annotations.kubernetes.io/ingress.class`), so a pointer read from it cannot split that name right.
+ */
+export const comparable = (pointer: string) => tokens(pointer).join('.');
+
+/** CEL's `<nil>` error only says other errors stopped the rules: a summary beside them, not a place. */
+const placedErrors = (oracle: OracleVerdict): OracleVerdict => {
+  const placed = oracle.errors.filter((error) => error.field !== '<nil>');
+  return placed.length > 0 && placed.length < oracle.errors.length ? { ...oracle, errors: placed } : oracle;
+};
+
+export function compare(check: OurCheck, manifest: unknown, judged: OracleVerdict): Comparison {
+  const oracle = placedErrors(judged);
+  const ours = check.problems(manifest);
+  const ourRefuses = ours.length > 0;
+  const oracleRefuses = oracle.verdict === 'refuse';
+  const decodeError = oracle.decodeError !== undefined;
+  const kind = (manifest as { kind?: string } | null)?.kind;
+  const oraclePointers = distinctSorted(oracle.errors.map((error) => oraclePointer(error.field, kind)));
+  const ourPointers = distinctSorted(ours.map((problem) => problem.pointer));
+  const nativeOnly = !decodeError && oracleRefuses && oracle.errors.length > 0 && !check.schemaRefuses(manifest);
+  const base = { oracleRefuses, ourRefuses, decodeError, nativeOnly, ours, oraclePointers, ourPointers, messageDiffs: [] };
+  if (ourRefuses !== oracleRefuses) return { ...base, agree: false, reason: 'verdict' };
+  if (!nativeOnly) return { ...base, agree: true };
+  if (!sameSet(distinctSorted(ourPointers.map(comparable)), distinctSorted(oraclePointers.map(comparable))))
+    return { ...base, agree: false, reason: 'pointers' };
+  const messageDiffs: Comparison['messageDiffs'] = [];
+  for (const pointer of oraclePointers) {
+    const theirs = distinctSorted(
+      oracle.errors.filter((error) => oraclePointer(error.field, kind) === pointer).map((error) => withoutAddresses(error.message)),
+    );
+    const mine = distinctSorted(
+      ours.filter((problem) => comparable(problem.pointer) === comparable(pointer)).map((problem) => withoutAddresses(problem.detail)),
+    );
+    if (!sameSet(theirs, mine)) messageDiffs.push({ pointer, ours: mine, oracle: theirs });
+  }
+  return { ...base, agree: true, messageDiffs };
+}
+
+/** One judged manifest, with what the report says of it. */
+export interface Judged {
+  kind: string;
+  /** Where it came from: `test/vectors/Service.jsonl:12`, or the seed and index of a run. */
+  where: string;
+  rule: string;
+  manifest: unknown;
+  oracle: OracleVerdict;
+  comparison: Comparison;
+}
