@@ -8,19 +8,27 @@ import type { KindRules } from './kind-rules.js';
 import { nameIsDNSSubdomain } from './names.js';
 import { validateObjectMeta } from './object-meta.js';
 import { configMapRules } from './kinds/config-map.js';
+import { customResourceDefinitionRules } from './kinds/custom-resource-definition.js';
 import { endpointsRules } from './kinds/endpoints.js';
 import { ingressClassRules } from './kinds/ingress-class.js';
 import { ingressRules } from './kinds/ingress.js';
+import { persistentVolumeClaimRules } from './kinds/persistent-volume-claim.js';
+import { persistentVolumeRules } from './kinds/persistent-volume.js';
 import { secretRules } from './kinds/secret.js';
 import { serviceRules } from './kinds/service.js';
+import { storageClassRules } from './kinds/storage-class.js';
 
 const BUILT_IN = new Map<string, KindRules>([
   ['/Service', serviceRules],
   ['/Endpoints', endpointsRules],
   ['/ConfigMap', configMapRules],
   ['/Secret', secretRules],
+  ['/PersistentVolume', persistentVolumeRules],
+  ['/PersistentVolumeClaim', persistentVolumeClaimRules],
+  ['storage.k8s.io/StorageClass', storageClassRules],
   ['networking.k8s.io/Ingress', ingressRules],
   ['networking.k8s.io/IngressClass', ingressClassRules],
+  ['apiextensions.k8s.io/CustomResourceDefinition', customResourceDefinitionRules],
 ]);
 
 /** `networking.k8s.io/v1` → `networking.k8s.io`; the core group's `v1` → ''. */

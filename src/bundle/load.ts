@@ -3,6 +3,7 @@
  * collection compiled into a render plan and an input validator once, here, so that requests only run them.
  */
 import path from 'node:path';
+import { builtInKindCheck } from '../crd/crd-check.js';
 import { ManifestCheck } from '../manifest/kube-check.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
@@ -37,7 +38,7 @@ export function loadCollection(bundle: Bundle, collection: BundleCollection, bun
     validator: new InputValidator(collection.schema),
     manifestCheck:
       collection.customResource === undefined
-        ? ManifestCheck.forKind(collection.apiVersion, collection.kind)
+        ? builtInKindCheck(collection.apiVersion, collection.kind)
         : ManifestCheck.forCustomResource(collection.kind, collection.customResource),
   };
 }

@@ -3,6 +3,7 @@
  * resource's from a CRD of its repository (crds/), or nothing, which a collection must say it wants
  * ("untyped": true). One place decides it, for the input schema, the answer check and lint alike.
  */
+import { builtInKindCheck } from '../crd/crd-check.js';
 import type { CrdCatalog } from '../crd/crd.js';
 import { crdKindSchema } from '../crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../crd/object-meta.js';
@@ -25,7 +26,7 @@ export class KindTypes {
   ) {}
 
   typing(apiVersion: string, kind: string, crds: CrdCatalog<SourceFile>): KindTyping {
-    const builtInCheck = ManifestCheck.forKind(apiVersion, kind);
+    const builtInCheck = builtInKindCheck(apiVersion, kind);
     if (builtInCheck !== undefined)
       return { by: 'kubernetes', kindSchema: this.kube.kindSchema(apiVersion, kind), manifestCheck: builtInCheck };
     const found = crds.find(apiVersion, kind);

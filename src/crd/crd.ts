@@ -77,6 +77,12 @@ export function readCrd(value: unknown): CrdReading {
       fix: 'write the CRD as the Kubernetes API defines it (kubectl explain customresourcedefinition.spec shows each field)',
     });
   }
+  // The API server's own rules (src/apiserver) have said what they refuse: lint's hints below are
+  // for what they left unsaid, so that a mistake is told once, in the API server's words.
+  const told = new Set(problems.map((problem) => problem.pointer));
+  const hint: Add = (at, message, fix) => {
+    if (!told.has(toPointer(at))) add(at, message, fix);
+  };
   const spec = isPlainObject(value.spec) ? value.spec : {};
   const names = isPlainObject(spec.names) ? spec.names : {};
   const metadata = isPlainObject(value.metadata) ? value.metadata : {};
@@ -85,58 +91,58 @@ export function readCrd(value: unknown): CrdReading {
   const plural = typeof names.plural === 'string' ? names.plural : undefined;
 
   if (group !== undefined && (!DNS_SUBDOMAIN.test(group) || !group.includes('.'))) {
-    add(
+    hint(
       ['spec', 'group'],
       `group ${JSON.stringify(group)} must be a DNS subdomain with at least one dot`,
       'use a domain your team owns, e.g. "platform.example.com"',
     );
   }
   if (kind !== undefined && !KIND.test(kind))
-    add(
+    hint(
       ['spec', 'names', 'kind'],
       `kind ${JSON.stringify(kind)} must start with an upper-case letter and hold only letters and digits`,
       'name the kind in UpperCamelCase, e.g. "Widget"',
     );
   if (plural !== undefined && !DNS_LABEL.test(plural))
-    add(
+    hint(
       ['spec', 'names', 'plural'],
       `plural ${JSON.stringify(plural)} must be a lower-case DNS label`,
       'use the lower-case plural of the kind, e.g. "widgets"',
     );
   if (typeof names.singular === 'string' && !DNS_LABEL.test(names.singular))
-    add(
+    hint(
       ['spec', 'names', 'singular'],
       `singular ${JSON.stringify(names.singular)} must be a lower-case DNS label`,
       'use the lower-case kind, e.g. "widget"',
     );
   if (typeof names.listKind === 'string' && !KIND.test(names.listKind))
-    add(
+    hint(
       ['spec', 'names', 'listKind'],
       `listKind ${JSON.stringify(names.listKind)} must start with an upper-case letter and hold only letters and digits`,
       `write "${kind ?? 'Widget'}List"`,
     );
   if (typeof spec.scope === 'string' && spec.scope !== 'Namespaced' && spec.scope !== 'Cluster')
-    add(
+    hint(
       ['spec', 'scope'],
       `scope must be Namespaced or Cluster, not ${JSON.stringify(spec.scope)}`,
       'write "Namespaced" for resources that live in a namespace, "Cluster" for the others',
     );
   if (group !== undefined && plural !== undefined && metadata.name !== `${plural}.${group}`) {
-    add(
+    hint(
       ['metadata', 'name'],
       `metadata.name must be "${plural}.${group}" (spec.names.plural + "." + spec.group), not ${JSON.stringify(metadata.name)}`,
       `write "name": "${plural}.${group}"`,
     );
   }
   if (spec.preserveUnknownFields === true) {
-    add(
+    hint(
       ['spec', 'preserveUnknownFields'],
       'spec.preserveUnknownFields must be false in apiextensions.k8s.io/v1',
       'remove it, and mark the open parts of the schema with x-kubernetes-preserve-unknown-fields: true',
     );
   }
 
-  const versions = readVersions(spec.versions, add);
+  const versions = readVersions(spec.versions, hint);
   for (const version of versions) problems.push(...structuralProblems(version.schema, version.schemaPointer));
 
   const scope = spec.scope === 'Cluster' ? 'Cluster' : 'Namespaced';

@@ -6,6 +6,7 @@
  * This module walks the schema and holds the typing rules; each other concept is a structural-*.ts.
  */
 import { isPlainObject } from '../util/json.js';
+import { prunedMembers } from './default-pruning.js';
 import type { CrdProblem } from './crd.js';
 import { checkJunctors } from './structural-junctors.js';
 import { checkKeywords } from './structural-keywords.js';
@@ -40,6 +41,15 @@ function checkNode(node: Node, path: Array<string | number>, level: Level, conte
   checkKeywords(node, path, add);
   if (node.default !== undefined && context.defaultsForbidden !== undefined)
     add([...path, 'default'], `must not be set ${context.defaultsForbidden}`, 'remove the default');
+  else if (node.default !== undefined) {
+    const pruned = prunedMembers(node.default, node);
+    if (pruned.length > 0)
+      add(
+        [...path, 'default'],
+        `must not have unknown fields (${pruned.join(', ')}): the API server would prune them`,
+        'write only members the schema declares, or remove them from the default',
+      );
+  }
   if (node.type !== undefined && (type === undefined || !TYPES.has(type))) {
     add(
       [...path, 'type'],

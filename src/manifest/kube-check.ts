@@ -67,7 +67,10 @@ export class ManifestCheck {
    */
   static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
     return new ManifestCheck(() => {
-      const validate = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: withoutNumberFormats(resource.definitions) }).compile();
+      const validate = new InputValidator({
+        $ref: `#/definitions/${kind}`,
+        definitions: withoutNumberFormats(resource.definitions),
+      }).compile();
       const celRules = CelRules.compile(resource.openAPIV3Schema);
       return {
         validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
@@ -75,6 +78,14 @@ export class ManifestCheck {
         celRules,
         apiServer: customResourceRules(resource.scope !== 'Cluster'),
       };
+    });
+  }
+
+  /** The same check with `extra` beside what the kind's schema says, e.g. a CRD's version schemas. */
+  alongside(extra: { check(manifest: unknown): Problem[] }): ManifestCheck {
+    return new ManifestCheck(() => {
+      const parts = this.make();
+      return { ...parts, beyondSchema: [...parts.beyondSchema, extra] };
     });
   }
 
@@ -130,7 +141,8 @@ export class ManifestCheck {
     }
     // A rule's `message` is its problem's detail, as the API server says it.
     for (const check of beyondSchema) for (const { pointer, detail } of check.check(manifest)) problems.push({ pointer, detail });
-    if (problems.length === 0 && apiServer !== undefined) return apiServerProblems(apiServer, manifest);
+    // The API server lists its own rules' errors beside a CRD's schema and CEL errors.
+    if (errors.length === 0 && apiServer !== undefined) problems.push(...apiServerProblems(apiServer, manifest));
     return distinctProblems(problems);
   }
 

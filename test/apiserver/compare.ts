@@ -69,7 +69,14 @@ export function oraclePointer(field: string, kind?: string): string {
  * child's name with dots ends (Child("kubernetes.io/ingress.class") prints
  * `annotations.kubernetes.io/ingress.class`), so a pointer read from it cannot split that name right.
  */
-export const comparable = (pointer: string) => tokens(pointer).join('.');
+export const comparable = (pointer: string) => tokens(pointer).join('.').replace(VERSION_SCHEMA, 'spec.versions.*.schema.openAPIV3Schema');
+
+/**
+ * A CRD's version schema, wherever it is reported: Go reports a schema that every version shares
+ * once, at its internal `spec.validation`; facetform at each version that has it. The schema's
+ * inside is compared, not which version's.
+ */
+const VERSION_SCHEMA = /^spec\.(versions\.\d+\.schema|validation)\.openAPIV3Schema(?=\.|$)/;
 
 /** CEL's `<nil>` error only says other errors stopped the rules: a summary beside them, not a place. */
 const placedErrors = (oracle: OracleVerdict): OracleVerdict => {

@@ -8,6 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { builtInKindCheck } from '../../src/crd/crd-check.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { readCrd } from '../../src/crd/crd.js';
 import { objectMetaDefinitions } from '../../src/crd/object-meta.js';
@@ -27,7 +28,7 @@ export interface OurCheck {
 
 /** The check of a built-in kind; throws when kubernetes-models has no model of it. */
 export function builtInCheck(apiVersion: string, kind: string): OurCheck {
-  const check = ManifestCheck.forKind(apiVersion, kind);
+  const check = builtInKindCheck(apiVersion, kind);
   const model = kubeModel(apiVersion, kind);
   if (check === undefined || model === undefined) throw new Error(`ManifestCheck has no check of ${apiVersion} ${kind}`);
   return { problems: (manifest) => check.problems(manifest), schemaRefuses: (manifest) => model.validate(manifest).length > 0 };
