@@ -154,15 +154,18 @@ describe('what the API server accepts', () => {
       properties: {
         replicas: { type: 'integer', format: 'int32', enum: [1, 3, 5], default: 1, example: 3, 'x-kubernetes-int-or-string': false },
         mode: { type: 'string', enum: ['fast', 'safe', null], nullable: true, default: 'safe' },
+        // The API server refuses a default it would prune, and a list-map key with neither default
+        // nor required: this schema keeps both (test/oracle agrees).
         settings: {
           type: 'object',
+          'x-kubernetes-preserve-unknown-fields': true,
           default: { retries: [1, 'two', true, null] },
           example: { retries: [] },
           'x-kubernetes-map-type': 'granular',
         },
         items: {
           type: 'array',
-          items: { type: 'object', properties: { name: { type: 'string' } } },
+          items: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } },
           'x-kubernetes-list-type': 'map',
           'x-kubernetes-list-map-keys': ['name'],
           default: [],
@@ -171,8 +174,9 @@ describe('what the API server accepts', () => {
         on: { type: 'boolean', default: false, enum: [true, false] },
       },
     };
+    // A CRD's name is <plural>.<group>, as the API server requires.
     const values = {
-      ...meta,
+      metadata: { name: 'widgets.example.com' },
       spec: {
         group: 'example.com',
         names: { kind: 'Widget', plural: 'widgets', singular: 'widget' },

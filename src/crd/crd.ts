@@ -77,11 +77,14 @@ export function readCrd(value: unknown): CrdReading {
       fix: 'write the CRD as the Kubernetes API defines it (kubectl explain customresourcedefinition.spec shows each field)',
     });
   }
-  // The API server's own rules (src/apiserver) have said what they refuse: lint's hints below are
-  // for what they left unsaid, so that a mistake is told once, in the API server's words.
-  const told = new Set(problems.map((problem) => problem.pointer));
+  // The API server's own rules (src/apiserver) have said what they refuse: a mistake is told once,
+  // in their words, with lint's own fix where it has one; lint's hints speak where they said nothing.
+  const told = [...problems];
   const hint: Add = (at, message, fix) => {
-    if (!told.has(toPointer(at))) add(at, message, fix);
+    const pointer = toPointer(at);
+    const same = told.filter((problem) => problem.pointer === pointer);
+    for (const problem of same) problem.fix = fix;
+    if (same.length === 0 && !told.some((problem) => problem.pointer.startsWith(`${pointer}/`))) add(at, message, fix);
   };
   const spec = isPlainObject(value.spec) ? value.spec : {};
   const names = isPlainObject(spec.names) ? spec.names : {};

@@ -95,12 +95,18 @@ describe('a CRD file', () => {
     crd.spec.versions[0].storage = true;
     delete crd.spec.versions[0].schema;
     const { crd: read, problems } = readCrd(crd);
-    expect(problems.map((problem) => problem.pointer)).toEqual(['/metadata/name', '/spec/versions/0/schema', '/spec/versions']);
-    expect(problems[0]!.message).toBe(
-      'metadata.name must be "databases.platform.example.com" (spec.names.plural + "." + spec.group), not "databases"',
-    );
+    // In the API server's words (test/oracle says the same), with lint's fix where it knows one.
+    expect(problems.map((problem) => problem.pointer)).toEqual([
+      '/metadata/name',
+      '/spec/versions/0/schema/openAPIV3Schema',
+      '/spec/versions',
+      '/status/storedVersions',
+    ]);
+    expect(problems[0]!.message).toBe('/metadata/name Invalid value: "databases": must be spec.names.plural+"."+spec.group');
     expect(problems[0]!.fix).toBe('write "name": "databases.platform.example.com"');
-    expect(problems[2]!.message).toBe('exactly one version must be the storage version (storage: true), not 2');
+    expect(problems[1]!.message).toBe('/spec/versions/0/schema/openAPIV3Schema Required value: schemas are required');
+    expect(problems[2]!.message).toMatch(/: must have exactly one version marked as storage version$/);
+    expect(problems[2]!.fix).toBe('set storage: true on the version the cluster stores, and false on the others');
     // Still a CRD: its served version can be typed while lint reports the rest.
     expect(read?.versions.map((version) => version.name)).toEqual(['v1']);
   });
@@ -137,7 +143,7 @@ describe('a lint problem of a CRD file', () => {
     const file = new SourceFile('databases.yaml', text);
     const { problems } = readCrd(file.value);
     expect(problems.map((problem) => ({ ...file.locate(fromPointer(problem.pointer)), message: problem.message }))).toEqual([
-      { line: 8, column: 3, message: 'scope must be Namespaced or Cluster, not "Global"' },
+      { line: 8, column: 3, message: '/spec/scope Unsupported value: "Global": supported values: "Cluster", "Namespaced"' },
       { line: 64, column: 17, message: '/properties/spec/properties/port/type: must not be empty for specified object fields' },
     ]);
   });

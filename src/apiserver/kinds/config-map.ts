@@ -22,7 +22,8 @@ function validate(manifest: Fields): FieldError[] {
     errors.push(...invalidEach(FieldPath.of('binaryData').key(key), key, isConfigMapKey(key)));
     size += Buffer.from(value, 'base64').length;
   }
-  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.of(''), MAX_DATA_SIZE));
+  // Go reports the total at the object's root; the caller's member to shorten is the data.
+  if (size > MAX_DATA_SIZE) errors.push(tooLong(FieldPath.of('').locatedAt(FieldPath.of('data')), MAX_DATA_SIZE));
   return errors;
 }
 
