@@ -83,7 +83,9 @@ export class FieldPath {
   toString(): string {
     let text = '';
     for (const step of this.steps()) {
-      if ('child' in step) text += text === '' ? step.child : `.${step.child}`;
+      // Go prints a step with no name as its (empty) index: the root path `field.NewPath("")` is `[]`.
+      if ('child' in step && step.child === '') text += '[]';
+      else if ('child' in step) text += text === '' ? step.child : `.${step.child}`;
       else text += 'index' in step ? `[${step.index}]` : `[${step.key}]`;
     }
     return text;

@@ -39,7 +39,7 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((
  */
 export const RELOCATIONS: ReadonlyArray<{ kind: string; from: RegExp; to: string }> = [
   { kind: 'Service', from: /^spec\.LoadBalancerSourceRanges(?=\[|$)/, to: 'spec.loadBalancerSourceRanges' },
-  { kind: 'ConfigMap', from: /^$/, to: 'data' },
+  { kind: 'ConfigMap', from: /^\[\]$/, to: 'data' },
   { kind: 'PersistentVolumeClaim', from: /^spec\.resources\[storage\]$/, to: 'spec.resources.requests[storage]' },
   { kind: 'PersistentVolume', from: /^spec\.persistentDisk(?=\.|$)/, to: 'spec.gcePersistentDisk' },
   { kind: 'PersistentVolume', from: /^spec\.cephFS$/, to: 'spec.cephfs' },
