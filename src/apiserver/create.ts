@@ -5,7 +5,7 @@
  * Nothing is written into the manifest: `kubectl apply` sends it undefaulted.
  */
 import { isPlainObject } from '../util/json.js';
-import { copyOf } from './go-values.js';
+import { copyOf, object, string } from './go-values.js';
 import type { FieldError } from './field-error.js';
 import type { KindRules } from './kind-rules.js';
 
@@ -14,14 +14,19 @@ const generatedName = (base: string): string => `${base.slice(0, 58)}b2x4z`;
 
 export function createErrors(rules: KindRules, manifest: unknown): FieldError[] {
   if (!isPlainObject(manifest)) return [];
-  // Only metadata is written here; a kind's defaults copy what they write.
-  const metadata = copyOf(manifest.metadata);
-  const copy = Object.assign({}, manifest, { metadata });
-  const name = typeof metadata.name === 'string' ? metadata.name : '';
-  if (name === '' && typeof metadata.generateName === 'string' && metadata.generateName !== '')
-    metadata.name = generatedName(metadata.generateName);
-  const namespace = typeof metadata.namespace === 'string' ? metadata.namespace : '';
-  if (rules.namespaced) metadata.namespace = namespace === '' ? 'default' : namespace;
-  else metadata.namespace = undefined;
+  // The top level is copied for the kind's defaults, which copy whatever they write below it.
+  const copy = Object.assign({}, manifest);
+  const metadata = object(manifest.metadata);
+  const name = string(metadata.name);
+  const generateName = string(metadata.generateName);
+  const namespace = string(metadata.namespace);
+  const namespaceAsSent = rules.namespaced ? (namespace === '' ? 'default' : namespace) : '';
+  // Metadata is copied only where the registry would change it: most manifests are sent as the registry keeps them.
+  if (!isPlainObject(manifest.metadata) || (name === '' && generateName !== '') || namespace !== namespaceAsSent) {
+    const written = copyOf(manifest.metadata);
+    if (name === '' && generateName !== '') written.name = generatedName(generateName);
+    written.namespace = namespaceAsSent === '' ? undefined : namespaceAsSent;
+    copy.metadata = written;
+  }
   return rules.validate(rules.defaults === undefined ? copy : rules.defaults(copy));
 }

@@ -25,15 +25,20 @@ export function validateLabels(labels: unknown, path: FieldPath): FieldError[] {
 
 export function validateAnnotations(annotations: unknown, path: FieldPath): FieldError[] {
   const map = object(annotations);
-  const errors: FieldError[] = [];
-  let size = 0;
+  let errors: FieldError[] | undefined;
+  let units = 0;
   for (const key in map) {
-    const value = string(map[key]);
-    errors.push(...invalidEach(path, key, isQualifiedName(key.toLowerCase())));
-    size += Buffer.byteLength(key) + Buffer.byteLength(value);
+    const messages = isQualifiedName(key.toLowerCase());
+    if (messages.length > 0) (errors ??= []).push(...invalidEach(path, key, messages));
+    units += key.length + string(map[key]).length;
   }
-  if (size > TOTAL_ANNOTATION_SIZE_LIMIT) errors.push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
-  return errors;
+  // A UTF-16 unit is at most 3 UTF-8 bytes: only annotations that could pass the limit are measured in bytes.
+  if (units * 3 > TOTAL_ANNOTATION_SIZE_LIMIT) {
+    let size = 0;
+    for (const key in map) size += Buffer.byteLength(key) + Buffer.byteLength(string(map[key]));
+    if (size > TOTAL_ANNOTATION_SIZE_LIMIT) (errors ??= []).push(tooLong(path, TOTAL_ANNOTATION_SIZE_LIMIT));
+  }
+  return errors ?? NONE;
 }
 
 /** schema.FromAPIVersionAndKind's version: "v1" is the core group's, "group/v1" a group's, anything else none. */
@@ -95,30 +100,43 @@ function validateFinalizers(finalizers: unknown, path: FieldPath): FieldError[] 
 }
 
 /** ValidateObjectMetaAccessor, for metadata as the registry holds it (namespace and a generated name filled in). */
-export function validateObjectMeta(
-  metadata: unknown,
-  namespaced: boolean,
-  nameRule: NameRule,
-  path = FieldPath.of('metadata'),
-): FieldError[] {
+const METADATA = FieldPath.of('metadata');
+
+/** Appends `more` to `errors` without a spread: most checks add nothing. */
+export function append(errors: FieldError[], more: readonly FieldError[]): void {
+  for (let i = 0; i < more.length; i++) errors.push(more[i]!);
+}
+
+/** ValidateObjectMetaAccessor, for metadata as the registry holds it (namespace and a generated name filled in). */
+export function validateObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule, path = METADATA): FieldError[] {
   const meta = object(metadata);
   const errors: FieldError[] = [];
   const generateName = string(meta.generateName);
-  if (generateName !== '') errors.push(...invalidEach(path.child('generateName'), generateName, nameRule(generateName, true)));
+  if (generateName !== '') {
+    const messages = nameRule(generateName, true);
+    if (messages.length > 0) append(errors, invalidEach(path.child('generateName'), generateName, messages));
+  }
   const name = string(meta.name);
   if (name === '') errors.push(required(path.child('name'), 'name or generateName is required'));
-  else errors.push(...invalidEach(path.child('name'), name, nameRule(name, false)));
+  else {
+    const messages = nameRule(name, false);
+    if (messages.length > 0) append(errors, invalidEach(path.child('name'), name, messages));
+  }
   const namespace = string(meta.namespace);
   if (namespaced) {
     if (namespace === '') errors.push(required(path.child('namespace')));
-    else errors.push(...invalidEach(path.child('namespace'), namespace, nameIsDNSLabel(namespace, false)));
+    else {
+      const messages = nameIsDNSLabel(namespace, false);
+      if (messages.length > 0) append(errors, invalidEach(path.child('namespace'), namespace, messages));
+    }
   } else if (namespace !== '') errors.push(forbidden(path.child('namespace'), 'not allowed on this type'));
   if (number(meta.generation) < 0)
     errors.push(invalid(path.child('generation'), number(meta.generation), 'must be greater than or equal to 0'));
-  errors.push(...validateLabels(meta.labels, path.child('labels')));
-  errors.push(...validateAnnotations(meta.annotations, path.child('annotations')));
-  errors.push(...validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
-  errors.push(...validateFinalizers(meta.finalizers, path.child('finalizers')));
+  // Members most manifests leave out are not walked at all.
+  if (meta.labels !== undefined) append(errors, validateLabels(meta.labels, path.child('labels')));
+  if (meta.annotations !== undefined) append(errors, validateAnnotations(meta.annotations, path.child('annotations')));
+  if (meta.ownerReferences !== undefined) append(errors, validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
+  if (meta.finalizers !== undefined) append(errors, validateFinalizers(meta.finalizers, path.child('finalizers')));
   return errors;
 }
 
@@ -130,6 +148,7 @@ const STANDARD_FINALIZERS = ['kubernetes', 'orphan', 'foregroundDeletion'];
  */
 export function validateCoreObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule): FieldError[] {
   const errors = validateObjectMeta(metadata, namespaced, nameRule);
+  if (object(metadata).finalizers === undefined) return errors;
   strings(object(metadata).finalizers).forEach((name, index) => {
     if (!name.includes('/') && !STANDARD_FINALIZERS.includes(name))
       errors.push(

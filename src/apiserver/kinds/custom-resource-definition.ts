@@ -5,7 +5,7 @@
  * src/crd's; everything else is here and in the custom-resource-definition-*.ts modules.
  */
 import { type FieldError, FieldPath, GoSyntax, invalid, required } from '../field-error.js';
-import { type Fields, copyOnWrite, isSet, list, object, string, strings } from '../go-values.js';
+import { type Fields, copyOnWrite, isSet, list, object, string, strings, number } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { nameIsDNSSubdomain, type NameRule } from '../names.js';
 import { validateObjectMeta } from '../object-meta.js';
@@ -37,7 +37,8 @@ function defaults(manifest: Fields): Fields {
     .map(object)
     .find((version) => version.storage === true);
   manifest.status = storage === undefined ? {} : { storedVersions: [string(storage.name)] };
-  if (isPlainObject(manifest.metadata)) manifest.metadata.generation = 1;
+  // PrepareForCreate sets the generation to 1; only a negative one would be judged otherwise.
+  if (number(object(manifest.metadata).generation) < 0) copyOnWrite(manifest, 'metadata').generation = 1;
   return manifest;
 }
 

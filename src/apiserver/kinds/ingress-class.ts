@@ -1,6 +1,6 @@
 /** An IngressClass as the API server judges it (networking/validation ValidateIngressClass): the controller and the parameters' reference. */
 import { type FieldError, FieldPath, forbidden, invalid, invalidEach, notSupported, required, tooLong } from '../field-error.js';
-import { type Fields, copyOnWrite, isSet, object, string } from '../go-values.js';
+import { type Fields, copyOnWrite, isSet, object, string, number } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../names.js';
 import { validateCoreObjectMeta } from '../object-meta.js';
@@ -11,7 +11,8 @@ const SCOPES = ['Cluster', 'Namespace'];
 const HTTP_PATH = /^[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$/;
 
 function defaults(manifest: Fields): Fields {
-  object(manifest.metadata).generation = 1;
+  // PrepareForCreate sets the generation to 1; only a negative one would be judged otherwise.
+  if (number(object(manifest.metadata).generation) < 0) copyOnWrite(manifest, 'metadata').generation = 1;
   if (isSet(object(manifest.spec).parameters) && !isSet(object(object(manifest.spec).parameters).scope))
     copyOnWrite(copyOnWrite(manifest, 'spec'), 'parameters').scope = 'Cluster';
   return manifest;

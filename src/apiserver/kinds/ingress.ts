@@ -4,7 +4,7 @@
  * Prefix, one backend each, TLS hosts and secret names, the class.
  */
 import { type FieldError, FieldPath, GoSyntax, invalid, invalidEach, notSupported, required } from '../field-error.js';
-import { type Fields, isSet, list, number, object, string, strings } from '../go-values.js';
+import { type Fields, isSet, list, number, object, string, strings, copyOnWrite } from '../go-values.js';
 import { parseIPSloppy } from '../ip.js';
 import type { KindRules } from '../kind-rules.js';
 import {
@@ -134,7 +134,8 @@ function validate(manifest: Fields): FieldError[] {
 
 /** PrepareForCreate sets the generation; a negative one in the manifest never reaches validation. */
 function defaults(manifest: Fields): Fields {
-  object(manifest.metadata).generation = 1;
+  // PrepareForCreate sets the generation to 1; only a negative one would be judged otherwise.
+  if (number(object(manifest.metadata).generation) < 0) copyOnWrite(manifest, 'metadata').generation = 1;
   return manifest;
 }
 

@@ -26,7 +26,7 @@ import {
   validateTrafficPolicies,
 } from './service-networking.js';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label } from '../names.js';
-import { validateLabels, validateCoreObjectMeta } from '../object-meta.js';
+import { append, validateCoreObjectMeta, validateLabels } from '../object-meta.js';
 
 const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
@@ -44,6 +44,9 @@ function defaults(manifest: Fields): Fields {
   if (string(s.type) === '') s.type = 'ClusterIP';
   if (Array.isArray(s.ports))
     s.ports = s.ports.map((entry) => {
+      const given = object(entry);
+      // A port with nothing to default is judged as sent, uncopied.
+      if (string(given.protocol) !== '' && isSet(given.targetPort) && given.targetPort !== 0 && given.targetPort !== '') return given;
       const port = copyOf(entry);
       if (string(port.protocol) === '') port.protocol = 'TCP';
       if (port.targetPort === undefined || port.targetPort === null || port.targetPort === 0 || port.targetPort === '')
@@ -67,25 +70,29 @@ const portKey = (protocol: string, port: number): GoSyntax =>
     `core.ServicePort{Name:"", Protocol:"${protocol}", AppProtocol:(*string)(nil), Port:${port}, TargetPort:intstr.IntOrString{Type:0, IntVal:0, StrVal:""}, NodePort:0}`,
   );
 
-function validatePort(port: Fields, requireName: boolean, names: Set<string>, path: FieldPath): FieldError[] {
-  const errors: FieldError[] = [];
+/** One port's rules, added to `errors`; a port's path is made only for an error. */
+function validatePort(errors: FieldError[], port: Fields, requireName: boolean, names: Set<string>, at: () => FieldPath): void {
   const name = string(port.name);
-  if (requireName && name === '') errors.push(required(path.child('name')));
+  if (requireName && name === '') errors.push(required(at().child('name')));
   else if (name !== '') {
-    errors.push(...invalidEach(path.child('name'), name, isDNS1123Label(name)));
-    if (names.has(name)) errors.push(duplicate(path.child('name'), name));
+    const messages = isDNS1123Label(name);
+    if (messages.length > 0) append(errors, invalidEach(at().child('name'), name, messages));
+    if (names.has(name)) errors.push(duplicate(at().child('name'), name));
     else names.add(name);
   }
-  errors.push(...invalidEach(path.child('port'), number(port.port), isValidPortNum(number(port.port))));
+  const portNumber = number(port.port);
+  if (portNumber < 1 || portNumber > 65535) append(errors, invalidEach(at().child('port'), portNumber, isValidPortNum(portNumber)));
   const protocol = string(port.protocol);
-  if (protocol === '') errors.push(required(path.child('protocol')));
-  else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(path.child('protocol'), protocol, PROTOCOLS));
+  if (protocol === '') errors.push(required(at().child('protocol')));
+  else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(at().child('protocol'), protocol, PROTOCOLS));
   const target = port.targetPort;
-  if (typeof target === 'string') errors.push(...invalidEach(path.child('targetPort'), target, isValidPortName(target)));
-  else errors.push(...invalidEach(path.child('targetPort'), number(target), isValidPortNum(number(target))));
-  if (isSet(port.appProtocol))
-    errors.push(...invalidEach(path.child('appProtocol'), string(port.appProtocol), isQualifiedName(string(port.appProtocol))));
-  return errors;
+  const targetMessages = typeof target === 'string' ? isValidPortName(target) : isValidPortNum(number(target));
+  if (targetMessages.length > 0)
+    append(errors, invalidEach(at().child('targetPort'), typeof target === 'string' ? target : number(target), targetMessages));
+  if (isSet(port.appProtocol)) {
+    const messages = isQualifiedName(string(port.appProtocol));
+    if (messages.length > 0) append(errors, invalidEach(at().child('appProtocol'), string(port.appProtocol), messages));
+  }
 }
 
 function validateTypeRules(s: Fields): FieldError[] {
@@ -121,36 +128,31 @@ function validateAffinity(s: Fields): FieldError[] {
     : [];
 }
 
-function validatePorts(s: Fields): FieldError[] {
-  const errors: FieldError[] = [];
-  const ports = list(s.ports).map(object);
+function validatePorts(errors: FieldError[], ports: readonly Fields[]): void {
   const names = new Set<string>();
-  ports.forEach((port, i) => errors.push(...validatePort(port, ports.length > 1, names, spec.child('ports').index(i))));
-  return errors;
+  for (let i = 0; i < ports.length; i++) validatePort(errors, ports[i]!, ports.length > 1, names, () => spec.child('ports').index(i));
 }
 
-function validatePortSets(s: Fields): FieldError[] {
-  const errors: FieldError[] = [];
-  const ports = list(s.ports).map(object);
-  if (s.type === 'ClusterIP')
-    ports.forEach((port, i) => {
-      if (number(port.nodePort) !== 0)
+/** Whether an earlier port has the same protocol and `member` (port or nodePort). */
+const repeats = (ports: readonly Fields[], i: number, member: 'port' | 'nodePort'): boolean =>
+  ports
+    .slice(0, i)
+    .some((other) => string(other.protocol) === string(ports[i]!.protocol) && number(other[member]) === number(ports[i]![member]));
+
+function validatePortSets(errors: FieldError[], s: Fields, ports: readonly Fields[]): void {
+  for (let i = 0; i < ports.length; i++) {
+    const port = ports[i]!;
+    if (number(port.nodePort) !== 0) {
+      if (s.type === 'ClusterIP')
         errors.push(forbidden(spec.child('ports').index(i).child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
-    });
-  const nodePorts = new Set<string>();
-  ports.forEach((port, i) => {
-    if (number(port.nodePort) === 0) return;
-    const key = `${string(port.protocol)}/${number(port.nodePort)}`;
-    if (nodePorts.has(key)) errors.push(duplicate(spec.child('ports').index(i).child('nodePort'), number(port.nodePort)));
-    nodePorts.add(key);
-  });
-  const seen = new Set<string>();
-  ports.forEach((port, i) => {
-    const key = `${string(port.protocol)}/${number(port.port)}`;
-    if (seen.has(key)) errors.push(duplicate(spec.child('ports').index(i), portKey(string(port.protocol), number(port.port))));
-    seen.add(key);
-  });
-  return errors;
+    }
+  }
+  for (let i = 1; i < ports.length; i++)
+    if (number(ports[i]!.nodePort) !== 0 && repeats(ports, i, 'nodePort'))
+      errors.push(duplicate(spec.child('ports').index(i).child('nodePort'), number(ports[i]!.nodePort)));
+  for (let i = 1; i < ports.length; i++)
+    if (repeats(ports, i, 'port'))
+      errors.push(duplicate(spec.child('ports').index(i), portKey(string(ports[i]!.protocol), number(ports[i]!.port))));
 }
 
 const TOPOLOGY_HINTS = 'service.kubernetes.io/topology-aware-hints';
@@ -173,19 +175,24 @@ function validate(manifest: Fields): FieldError[] {
         `must match annotations[${TOPOLOGY_HINTS}] when both are specified`,
       ),
     );
-  if (list(s.ports).length === 0 && !isHeadless(s) && s.type !== 'ExternalName') errors.push(required(spec.child('ports')));
-  errors.push(...validateTypeRules(s), ...validatePorts(s));
-  if (isSet(s.selector)) errors.push(...validateLabels(s.selector, spec.child('selector')));
-  errors.push(...validateAffinity(s), ...validateClusterIPs(s));
+  const ports = list(s.ports).map(object);
+  if (ports.length === 0 && !isHeadless(s) && s.type !== 'ExternalName') errors.push(required(spec.child('ports')));
+  append(errors, validateTypeRules(s));
+  validatePorts(errors, ports);
+  if (isSet(s.selector)) append(errors, validateLabels(s.selector, spec.child('selector')));
+  append(errors, validateAffinity(s));
+  append(errors, validateClusterIPs(s));
   strings(s.externalIPs).forEach((ip, i) => {
     const path = spec.child('externalIPs').index(i);
     const found = validateIPLegacy(path, ip);
-    errors.push(...(found.length > 0 ? found : validateEndpointIP(path, ip)));
+    append(errors, found.length > 0 ? found : validateEndpointIP(path, ip));
   });
   const type = string(s.type);
   if (type === '') errors.push(required(spec.child('type')));
   else if (!TYPES.includes(type)) errors.push(notSupported(spec.child('type'), type, TYPES));
-  errors.push(...validatePortSets(s), ...validateLoadBalancer(s, annotations), ...validateTrafficPolicies(s));
+  validatePortSets(errors, s, ports);
+  append(errors, validateLoadBalancer(s, annotations));
+  append(errors, validateTrafficPolicies(s));
   return errors;
 }
 
