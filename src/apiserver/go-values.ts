@@ -52,3 +52,9 @@ export function copyOnWrite(holder: Fields, key: string): Fields {
   holder[key] = copy;
   return copy;
 }
+
+/** Go's unicode.IsSpace, which strings.TrimSpace trims: JavaScript's trim() also takes U+FEFF and leaves U+0085. */
+const GO_SPACE =
+  /^[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+|[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]+$/g;
+
+export const goTrimSpace = (text: string): string => text.replace(GO_SPACE, '');

@@ -4,6 +4,7 @@
  * owner references and finalizers. Custom resources are judged by the same rules.
  */
 import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, goQuote, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { cutMiddle } from '../util/text.js';
 import { list, number, object, string, strings } from './go-values.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameRule } from './names.js';
 
@@ -61,9 +62,16 @@ function goOwnerReference(entry: unknown): string {
   );
 }
 
+/** Characters of the reference list Go prints in each "only one controller" error: its whole list, for every extra controller. */
+const MAX_SHOWN_REFERENCES = 2048;
+
 function validateOwnerReferences(references: unknown, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   let firstController = '';
+  // Made once and cut: Go prints the whole list per error, n lists for n controllers (20 s and 2.8 GB at 1,000).
+  let shown: GoSyntax | undefined;
+  const allShown = () =>
+    (shown ??= new GoSyntax(cutMiddle(`[]v1.OwnerReference{${list(references).map(goOwnerReference).join(', ')}}`, MAX_SHOWN_REFERENCES)));
   for (const entry of list(references)) {
     const reference = object(entry);
     const apiVersion = string(reference.apiVersion);
@@ -81,7 +89,7 @@ function validateOwnerReferences(references: unknown, path: FieldPath): FieldErr
         errors.push(
           invalid(
             path,
-            new GoSyntax(`[]v1.OwnerReference{${list(references).map(goOwnerReference).join(', ')}}`),
+            allShown(),
             `Only one reference can have Controller set to true. Found "true" in references for ${firstController} and ${controller}`,
           ),
         );

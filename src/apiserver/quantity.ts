@@ -6,6 +6,8 @@
  * a port of the representation (src/upgrade/quantities.ts compares numbers only). How Go prints
  * one is in quantity-print.ts.
  */
+import { goTrimSpace } from './go-values.js';
+
 export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
 /** A decimal `unscaled × 10^-scale`, as inf.Dec (whose scale counts fractional digits). */
@@ -93,10 +95,13 @@ export function compareDec(a: Dec, b: Dec): number {
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
+/** The largest decimal exponent a quantity of more than 18 digits may have here. */
+const MAX_DECIMAL_SCALE = 100_000;
+
 /** ParseQuantity, after UnmarshalJSON's quotes and spaces; undefined where Go refuses the text. */
 export function parseQuantity(input: unknown): Quantity | undefined {
   if (typeof input !== 'string' && typeof input !== 'number') return undefined;
-  const str = String(input).trim();
+  const str = goTrimSpace(String(input));
   if (str === '') return undefined;
   if (str === '0') return { i: { value: 0n, scale: 0 }, s: str, format: 'DecimalSI' };
   const parts = scan(str);
@@ -139,6 +144,9 @@ export function parseQuantity(input: unknown): Quantity | undefined {
   let amount: Dec = { unscaled: BigInt(`${value.startsWith('-') ? '-' : ''}${decimal[1]}${fraction}`), scale: fraction.length };
   if (base === 10) amount.scale -= exponent;
   else amount.unscaled <<= BigInt(exponent);
+  // Go's arithmetic on such a number takes the API server seconds to minutes (the oracle gives up):
+  // it is refused here rather than computed with a million-digit BigInt on the request's thread.
+  if (Math.abs(amount.scale) > MAX_DECIMAL_SCALE) return undefined;
   const negative = amount.unscaled < 0n;
   if (negative) amount.unscaled = -amount.unscaled;
   // Non-zero values are rounded up to the nano scale: asking for some resource gets some.

@@ -21,9 +21,19 @@ function versionSchemaProblems(manifest: unknown): Problem[] {
     const pointer = toPointer(['spec', 'versions', index, 'schema', 'openAPIV3Schema']);
     // CEL rules are compiled too, as the API server compiles them when it takes the CRD (a CRD
     // collection's answers pay for it: they are few).
-    const problems = [...structuralProblems(schema, pointer), ...CelRules.compile(schema as JsonObject, pointer).problems];
+    const problems = [...structuralProblems(schema, pointer), ...celProblems(schema as JsonObject, pointer)];
     return problems.map((problem) => ({ pointer: problem.pointer, detail: problem.message }));
   });
+}
+
+/** CEL rules that do not compile; a rule nested past what the compiler's stack holds is one (the API server's CEL caps nesting too). */
+function celProblems(schema: JsonObject, pointer: string): Array<{ pointer: string; message: string }> {
+  try {
+    return CelRules.compile(schema, pointer).problems;
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return [{ pointer, message: 'an x-kubernetes-validations rule is nested too deeply to compile' }];
+  }
 }
 
 export function builtInKindCheck(apiVersion: string, kind: string): ManifestCheck | undefined {

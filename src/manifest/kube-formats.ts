@@ -7,6 +7,7 @@
  * makes the manifest check and the input schemas (which take the same table) judge alike.
  */
 import { createRequire } from 'node:module';
+import { goTrimSpace } from '../apiserver/go-values.js';
 
 // The validators are CommonJS and require the CommonJS build: its table, not the ES module's copy.
 const { formats: sharedFormats } = createRequire(import.meta.url)(
@@ -18,6 +19,16 @@ export const LARGEST_EXACT_INTEGER = Number.MAX_SAFE_INTEGER;
 
 /** apimachinery's quantity grammar: a signed decimal, then a binary or decimal SI suffix or an integer exponent. */
 const QUANTITY = /^[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
+
+/**
+ * resource.Quantity's UnmarshalJSON trims spaces first (strings.TrimSpace): `"10Gi "` is 10Gi. A
+ * RegExp still, since kubernetes-models' validators and ajv call a format's `test`.
+ */
+class SpaceTrimmingRegExp extends RegExp {
+  override test(text: string): boolean {
+    return super.test(goTrimSpace(text));
+  }
+}
 
 /** Go's time.RFC3339 as metav1.Time parses it: upper-case T and Z, seconds below 60, a zone always. */
 const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d+)?(?:Z|[+-](\d{2}):(\d{2}))$/;
@@ -46,7 +57,7 @@ function isRfc3339(text: string): boolean {
 /** The formats whose rule is Go's, by name, as ajv format definitions. */
 export const KUBERNETES_FORMATS = {
   byte: { type: 'string', validate: (value: string) => BASE64.test(value.replace(/[\r\n]/g, '')) },
-  quantity: { type: 'string', validate: QUANTITY },
+  quantity: { type: 'string', validate: new SpaceTrimmingRegExp(QUANTITY.source) },
   'date-time': { type: 'string', validate: isRfc3339 },
   int64: { type: 'number', validate: (value: number) => Number.isSafeInteger(value) },
 } as const;

@@ -37,7 +37,32 @@ const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((
  * a Go path matching `from` is read with `to` in its place. The product makes the same choices
  * (src/apiserver: FieldPath.childSpelled, locatedAt); a new one belongs in both places.
  */
-export const RELOCATIONS: ReadonlyArray<{ kind: string; from: RegExp; to: string }> = [
+type Manifest = Record<string, any>;
+
+export const RELOCATIONS: ReadonlyArray<{
+  kind: string;
+  from: RegExp;
+  to: string;
+  when?: (manifest: Manifest, match: RegExpExecArray) => boolean;
+}> = [
+  // The REST storage derives clusterIPs from clusterIP: a caller who wrote only clusterIP is pointed at it.
+  {
+    kind: 'Service',
+    from: /^spec\.clusterIPs(?:\[0\])?$/,
+    to: 'spec.clusterIP',
+    when: (m) =>
+      typeof m.spec?.clusterIP === 'string' &&
+      m.spec.clusterIP !== '' &&
+      !(Array.isArray(m.spec?.clusterIPs) && m.spec.clusterIPs.length > 0),
+  },
+  { kind: 'Ingress', from: /^annotations\.kubernetes\.io\/ingress\.class$/, to: 'metadata.annotations[kubernetes.io/ingress.class]' },
+  // stringData is merged into data by the conversion: a key the caller wrote in stringData is pointed at there.
+  {
+    kind: 'Secret',
+    from: /^data\[(.*)\]$/,
+    to: 'stringData[$1]',
+    when: (m, match) => typeof m.stringData === 'object' && m.stringData !== null && Object.hasOwn(m.stringData, match[1]!),
+  },
   { kind: 'Service', from: /^spec\.LoadBalancerSourceRanges(?=\[|$)/, to: 'spec.loadBalancerSourceRanges' },
   { kind: 'ConfigMap', from: /^\[\]$/, to: 'data' },
   { kind: 'PersistentVolumeClaim', from: /^spec\.resources\[storage\]$/, to: 'spec.resources.requests[storage]' },
@@ -59,10 +84,14 @@ const tokens = (pointer: string) =>
  * A field of the oracle, for a manifest of `kind`, as a pointer to the manifest's member; Go's nil
  * path (`<nil>`: CEL's "some validation rules were not checked") is the object itself.
  */
-export function oraclePointer(field: string, kind?: string): string {
+export function oraclePointer(field: string, kind?: string, manifest: Manifest = {}): string {
   if (field === '<nil>') return '';
-  const relocation = RELOCATIONS.find((r) => r.kind === kind && r.from.test(field));
-  return goPathToPointer(relocation === undefined ? field : field.replace(relocation.from, relocation.to));
+  for (const relocation of RELOCATIONS) {
+    const match = relocation.kind === kind ? relocation.from.exec(field) : null;
+    if (match !== null && (relocation.when?.(manifest, match) ?? true))
+      return goPathToPointer(field.replace(relocation.from, relocation.to));
+  }
+  return goPathToPointer(field);
 }
 
 /**
@@ -92,7 +121,7 @@ export function compare(check: OurCheck, manifest: unknown, judged: OracleVerdic
   const oracleRefuses = oracle.verdict === 'refuse';
   const decodeError = oracle.decodeError !== undefined;
   const kind = (manifest as { kind?: string } | null)?.kind;
-  const oraclePointers = distinctSorted(oracle.errors.map((error) => oraclePointer(error.field, kind)));
+  const oraclePointers = distinctSorted(oracle.errors.map((error) => oraclePointer(error.field, kind, manifest as Manifest)));
   const ourPointers = distinctSorted(ours.map((problem) => problem.pointer));
   const nativeOnly = !decodeError && oracleRefuses && oracle.errors.length > 0 && !check.schemaRefuses(manifest);
   const base = { oracleRefuses, ourRefuses, decodeError, nativeOnly, ours, oraclePointers, ourPointers, messageDiffs: [] };
@@ -103,7 +132,9 @@ export function compare(check: OurCheck, manifest: unknown, judged: OracleVerdic
   const messageDiffs: Comparison['messageDiffs'] = [];
   for (const pointer of oraclePointers) {
     const theirs = distinctSorted(
-      oracle.errors.filter((error) => oraclePointer(error.field, kind) === pointer).map((error) => withoutAddresses(error.message)),
+      oracle.errors
+        .filter((error) => oraclePointer(error.field, kind, manifest as Manifest) === pointer)
+        .map((error) => withoutAddresses(error.message)),
     );
     const mine = distinctSorted(
       ours.filter((problem) => comparable(problem.pointer) === comparable(pointer)).map((problem) => withoutAddresses(problem.detail)),

@@ -124,7 +124,7 @@ function validate(manifest: Fields): FieldError[] {
   )
     errors.push(
       invalid(
-        FieldPath.of('annotations', CLASS_ANNOTATION),
+        FieldPath.of('annotations', CLASS_ANNOTATION).locatedAt(FieldPath.of('metadata', 'annotations').key(CLASS_ANNOTATION)),
         string(annotations[CLASS_ANNOTATION]),
         'must match `ingressClassName` when both are specified',
       ),

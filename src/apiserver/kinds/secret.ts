@@ -4,7 +4,7 @@
  * internal type, so its keys are judged as data keys.
  */
 import { type FieldError, FieldPath, invalid, invalidEach, required, tooLong } from '../field-error.js';
-import { type Fields, object, string, stringMap } from '../go-values.js';
+import { type Fields, object, string, stringMap, has } from '../go-values.js';
 import type { KindRules } from '../kind-rules.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../names.js';
 import { validateCoreObjectMeta } from '../object-meta.js';
@@ -16,6 +16,10 @@ function defaults(manifest: Fields): Fields {
   if (string(manifest.type) === '') manifest.type = 'Opaque';
   return manifest;
 }
+
+/** Go's path to a data key, pointing at stringData where the caller wrote the key there (the conversion merges it into data). */
+const keyPath = (manifest: Fields, key: string): FieldPath =>
+  has(manifest.stringData, key) ? data.key(key).locatedAt(FieldPath.of('stringData').key(key)) : data.key(key);
 
 /** The Secret's data as bytes: data decoded from base64, stringData over it. */
 function secretData(manifest: Fields): Map<string, Buffer> {
@@ -48,7 +52,7 @@ function requiredKeys(manifest: Fields, values: Map<string, Buffer>): FieldError
   const jsonIn = (key: string): FieldError[] => {
     if (!values.has(key)) return [required(data.key(key))];
     const problem = notAJsonObject(values.get(key)!);
-    return problem === undefined ? [] : [invalid(data.key(key), '<secret contents redacted>', problem)];
+    return problem === undefined ? [] : [invalid(keyPath(manifest, key), '<secret contents redacted>', problem)];
   };
   switch (type) {
     case 'kubernetes.io/service-account-token': {
@@ -64,7 +68,7 @@ function requiredKeys(manifest: Fields, values: Map<string, Buffer>): FieldError
     case 'kubernetes.io/basic-auth':
       return values.has('username') || values.has('password') ? [] : need('username', 'password');
     case 'kubernetes.io/ssh-auth':
-      return (values.get('ssh-privatekey')?.length ?? 0) === 0 ? [required(data.key('ssh-privatekey'))] : [];
+      return (values.get('ssh-privatekey')?.length ?? 0) === 0 ? [required(keyPath(manifest, 'ssh-privatekey'))] : [];
     case 'kubernetes.io/tls':
       return need('tls.crt', 'tls.key');
     default:
@@ -77,7 +81,7 @@ function validate(manifest: Fields): FieldError[] {
   const values = secretData(manifest);
   let size = 0;
   for (const [key, value] of values) {
-    errors.push(...invalidEach(data.key(key), key, isConfigMapKey(key)));
+    errors.push(...invalidEach(keyPath(manifest, key), key, isConfigMapKey(key)));
     size += value.length;
   }
   if (size > MAX_DATA_SIZE) errors.push(tooLong(data, MAX_DATA_SIZE));

@@ -4,7 +4,7 @@
  * service.ts only to keep each file short.
  */
 import { type FieldError, FieldPath, duplicate, forbidden, invalid, invalidEach, notSupported, required } from '../field-error.js';
-import { type Fields, isSet, list, number, string, strings } from '../go-values.js';
+import { type Fields, goTrimSpace, isSet, list, number, string, strings } from '../go-values.js';
 import { isDualStack, validateCidrLegacy, validateIPLegacy } from '../ip-rules.js';
 import { isIPv6String } from '../ip.js';
 import { isQualifiedName, isValidPortNum } from '../names.js';
@@ -18,13 +18,29 @@ const spec = FieldPath.of('spec');
 export const externallyAccessible = (s: Fields): boolean =>
   s.type === 'LoadBalancer' || s.type === 'NodePort' || (s.type === 'ClusterIP' && list(s.externalIPs).length > 0);
 export const needsHealthCheck = (s: Fields): boolean => s.type === 'LoadBalancer' && s.externalTrafficPolicy === 'Local';
+/** Specs whose clusterIPs the REST storage derived from clusterIP: their errors are the caller's clusterIP. */
+const derivedClusterIPs = new WeakSet<Fields>();
+
+/** clusterIPs follows clusterIP, as the REST storage makes it before validating whatever the cluster. */
+export function deriveClusterIPs(s: Fields): void {
+  if (string(s.clusterIP) === '' || list(s.clusterIPs).length > 0) return;
+  s.clusterIPs = [s.clusterIP];
+  derivedClusterIPs.add(s);
+}
+
+/** Go's path to clusterIPs (or its entry `index`), pointing at the clusterIP the caller wrote where clusterIPs was derived. */
+export function clusterIPsPath(s: Fields, index?: number): FieldPath {
+  const path = index === undefined ? spec.child('clusterIPs') : spec.child('clusterIPs').index(index);
+  return derivedClusterIPs.has(s) ? path.locatedAt(spec.child('clusterIP')) : path;
+}
+
 export const isHeadless = (s: Fields): boolean => list(s.clusterIPs).length === 1 && list(s.clusterIPs)[0] === 'None';
 
 /** ValidateServiceClusterIPsRelatedFields for a create. */
 export function validateClusterIPs(s: Fields): FieldError[] {
   if (s.type === 'ExternalName') return [];
   const errors: FieldError[] = [];
-  const path = spec.child('clusterIPs');
+  const path = clusterIPsPath(s);
   const clusterIPs = strings(s.clusterIPs);
   const shown = clusterIPs;
   if (string(s.clusterIP) !== '') {
@@ -47,7 +63,7 @@ export function validateClusterIPs(s: Fields): FieldError[] {
       }
       return;
     }
-    const found = validateIPLegacy(path.index(i), ip);
+    const found = validateIPLegacy(clusterIPsPath(s, i), ip);
     invalidIPs ||= found.length > 0;
     errors.push(...found);
   });
@@ -58,9 +74,9 @@ export function validateClusterIPs(s: Fields): FieldError[] {
   if (!isHeadless(s))
     clusterIPs.slice(0, families.length).forEach((ip, i) => {
       if (families[i] === 'IPv4' && isIPv6String(ip))
-        errors.push(invalid(path.index(i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
+        errors.push(invalid(clusterIPsPath(s, i), ip, `expected an IPv4 value as indicated by \`ipFamilies[${i}]\``));
       if (families[i] === 'IPv6' && !isIPv6String(ip))
-        errors.push(invalid(path.index(i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
+        errors.push(invalid(clusterIPsPath(s, i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
     });
   return errors;
 }
@@ -74,12 +90,12 @@ export function validateLoadBalancer(s: Fields, annotations: Fields): FieldError
     // Go's path spells the member with a capital L; the pointer names the manifest's member.
     const path = spec.childSpelled('LoadBalancerSourceRanges', 'loadBalancerSourceRanges');
     if (s.type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
-    ranges.forEach((range, i) => errors.push(...validateCidrLegacy(path.index(i), range.trim())));
+    ranges.forEach((range, i) => errors.push(...validateCidrLegacy(path.index(i), goTrimSpace(range))));
   } else if (Object.hasOwn(annotations, SOURCE_RANGES_ANNOTATION)) {
     const path = FieldPath.of('metadata', 'annotations').key(SOURCE_RANGES_ANNOTATION);
     if (s.type !== 'LoadBalancer') errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
-    const value = string(annotations[SOURCE_RANGES_ANNOTATION]).trim();
-    if (value !== '') for (const range of value.split(',')) errors.push(...validateCidrLegacy(path, range.trim()));
+    const value = goTrimSpace(string(annotations[SOURCE_RANGES_ANNOTATION]));
+    if (value !== '') for (const range of value.split(',')) errors.push(...validateCidrLegacy(path, goTrimSpace(range)));
   }
   if (isSet(s.allocateLoadBalancerNodePorts) && s.type !== 'LoadBalancer')
     errors.push(forbidden(spec.child('allocateLoadBalancerNodePorts'), "may only be used when `type` is 'LoadBalancer'"));

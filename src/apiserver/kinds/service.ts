@@ -18,6 +18,8 @@ import { type Fields, copyOf, copyOnWrite, isSet, list, number, object, string, 
 import { validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import type { KindRules } from '../kind-rules.js';
 import {
+  clusterIPsPath,
+  deriveClusterIPs,
   externallyAccessible,
   isHeadless,
   needsHealthCheck,
@@ -59,7 +61,7 @@ function defaults(manifest: Fields): Fields {
   if (s.type === 'LoadBalancer' && !isSet(s.allocateLoadBalancerNodePorts)) s.allocateLoadBalancerNodePorts = true;
   // The REST storage, before validating, whatever the cluster: clusterIPs follows clusterIP, and
   // the allocator gives a health-check node port to a Service that needs one.
-  if (string(s.clusterIP) !== '' && list(s.clusterIPs).length === 0) s.clusterIPs = [s.clusterIP];
+  deriveClusterIPs(s);
   if (needsHealthCheck(s) && number(s.healthCheckNodePort) === 0) s.healthCheckNodePort = 30000;
   return manifest;
 }
@@ -99,9 +101,9 @@ function validateTypeRules(s: Fields): FieldError[] {
   const errors: FieldError[] = [];
   const clusterIPs = strings(s.clusterIPs);
   if ((s.type === 'LoadBalancer' || s.type === 'NodePort') && isHeadless(s))
-    errors.push(invalid(spec.child('clusterIPs').index(0), clusterIPs[0], `may not be set to 'None' for ${string(s.type)} services`));
+    errors.push(invalid(clusterIPsPath(s, 0), clusterIPs[0], `may not be set to 'None' for ${string(s.type)} services`));
   if (s.type === 'ExternalName') {
-    if (clusterIPs.length > 0) errors.push(forbidden(spec.child('clusterIPs'), 'may not be set for ExternalName services'));
+    if (clusterIPs.length > 0) errors.push(forbidden(clusterIPsPath(s), 'may not be set for ExternalName services'));
     if (list(s.ipFamilies).length > 0) errors.push(forbidden(spec.child('ipFamilies'), 'may not be set for ExternalName services'));
     if (isSet(s.ipFamilyPolicy)) errors.push(forbidden(spec.child('ipFamilyPolicy'), 'may not be set for ExternalName services'));
     const cname = string(s.externalName).replace(/\.$/, '');
