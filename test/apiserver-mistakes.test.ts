@@ -138,3 +138,26 @@ describe('their valid neighbours', () => {
     await expectTaken('ConfigMap', (entry) => (entry.metadata.name = name));
   });
 });
+
+describe('what a probe found (each checked against test/oracle)', () => {
+  it("a Service's clusterIP that is no IP is pointed at clusterIP, which the caller wrote", async () => {
+    await expectRefused('Service', (entry) => (entry.spec.clusterIP = '10.96.0.256'), '/spec/clusterIP', 'must be a valid IP address');
+  });
+
+  it('a storage request with a trailing space is the quantity Go trims it to', async () => {
+    await expectTaken('PersistentVolumeClaim', (entry) => (entry.spec.resources.requests.storage = '10Gi '));
+  });
+
+  it("1,000 owner references that all claim to be the controller: a 422, answered within the test's time", async () => {
+    const ownerReferences = Array.from({ length: 1000 }, (_, i) => ({
+      apiVersion: 'apps/v1',
+      kind: 'Deployment',
+      name: `owner-${i}`,
+      uid: `00000000-0000-0000-0000-${String(i).padStart(12, '0')}`,
+      controller: true,
+    }));
+    const { status, problem } = await exec('ConfigMap', (entry) => (entry.metadata.ownerReferences = ownerReferences));
+    expect(status).toBe(422);
+    expect(problem!.errors[0]!.detail).toContain('Only one reference can have Controller set to true');
+  });
+});

@@ -62,8 +62,8 @@ function goOwnerReference(entry: unknown): string {
   );
 }
 
-/** Characters of the reference list Go prints in each "only one controller" error: its whole list, for every extra controller. */
-const MAX_SHOWN_REFERENCES = 2048;
+/** Characters of the reference list Go prints in each "only one controller" error (its whole list, for every extra controller): few enough that the rule after it stays within an answer's detail. */
+const MAX_SHOWN_REFERENCES = 400;
 
 function validateOwnerReferences(references: unknown, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
