@@ -65,6 +65,24 @@ export const RELOCATIONS: ReadonlyArray<{
   },
   { kind: 'Service', from: /^spec\.LoadBalancerSourceRanges(?=\[|$)/, to: 'spec.loadBalancerSourceRanges' },
   { kind: 'ConfigMap', from: /^\[\]$/, to: 'data' },
+  // What Go reports at the internal CRD's spec-level members is the caller's versions[0] (every version holds it alike).
+  {
+    kind: 'CustomResourceDefinition',
+    from: /^spec\.(subresources|additionalPrinterColumns|selectableFields)(?=[.[]|$)/,
+    to: 'spec.versions[0].$1',
+  },
+  { kind: 'CustomResourceDefinition', from: /^spec\.version$/, to: 'spec.versions[0].name' },
+  {
+    kind: 'CustomResourceDefinition',
+    from: /^spec\.conversion\.webhookClientConfig(?=[.[]|$)/,
+    to: 'spec.conversion.webhook.clientConfig',
+  },
+  {
+    kind: 'CustomResourceDefinition',
+    from: /^spec\.conversion\.conversionReviewVersions(?=[.[]|$)/,
+    to: 'spec.conversion.webhook.conversionReviewVersions',
+  },
+  { kind: 'CustomResourceDefinition', from: /^status\.storedVersions.*$/, to: 'spec.versions' },
   { kind: 'PersistentVolumeClaim', from: /^spec\.resources\[storage\]$/, to: 'spec.resources.requests[storage]' },
   { kind: 'PersistentVolume', from: /^spec\.persistentDisk(?=\.|$)/, to: 'spec.gcePersistentDisk' },
   { kind: 'PersistentVolume', from: /^spec\.cephFS$/, to: 'spec.cephfs' },

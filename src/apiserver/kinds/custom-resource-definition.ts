@@ -9,7 +9,7 @@ import { type Fields, copyOnWrite, isSet, list, object, string, strings, number 
 import type { KindRules } from '../kind-rules.js';
 import { nameIsDNSSubdomain, type NameRule } from '../names.js';
 import { validateObjectMeta } from '../object-meta.js';
-import { isPlainObject } from '../../util/json.js';
+import { fromPointer, isPlainObject } from '../../util/json.js';
 import { type InternalVersion, toInternalSpec } from './custom-resource-definition-internal.js';
 import { goToLower } from './custom-resource-definition-names.js';
 import { validateSpec } from './custom-resource-definition-spec.js';
@@ -63,7 +63,28 @@ function validate(manifest: Fields): FieldError[] {
       ),
     );
   // rest.BeforeCreate's own metadata check (path segment names) accepts every DNS subdomain: nothing to add.
-  return errors;
+  return errors.map(locatedInV1);
+}
+
+/**
+ * Where the internal type's members are in the v1 object a caller writes: Go reports what every
+ * version holds alike at the spec (spec.validation …), the webhook under internal names, and the
+ * stored versions the storage flags decide. Go's path is kept; the pointer names the caller's member.
+ */
+const V1_LOCATIONS: ReadonlyArray<[RegExp, string]> = [
+  [/^\/spec\/validation(?=\/|$)/, '/spec/versions/0/schema'],
+  [/^\/spec\/(subresources|additionalPrinterColumns|selectableFields)(?=\/|$)/, '/spec/versions/0/$1'],
+  [/^\/spec\/version$/, '/spec/versions/0/name'],
+  [/^\/spec\/conversion\/webhookClientConfig(?=\/|$)/, '/spec/conversion/webhook/clientConfig'],
+  [/^\/spec\/conversion\/conversionReviewVersions(?=\/|$)/, '/spec/conversion/webhook/conversionReviewVersions'],
+  [/^\/status\/storedVersions(?=\/|$).*/, '/spec/versions'],
+];
+
+function locatedInV1(error: FieldError): FieldError {
+  const pointer = error.path.pointer();
+  const found = V1_LOCATIONS.find(([from]) => from.test(pointer));
+  if (found === undefined) return error;
+  return { ...error, path: error.path.locatedAt(FieldPath.of(...fromPointer(pointer.replace(found[0], found[1])))) };
 }
 
 /** ValidateCustomResourceDefinitionStoredVersions: PrepareForCreate stored the first storage version only. */
