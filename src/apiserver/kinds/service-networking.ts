@@ -36,10 +36,9 @@ export function clusterIPsPath(s: Fields, index?: number): FieldPath {
 
 export const isHeadless = (s: Fields): boolean => list(s.clusterIPs).length === 1 && list(s.clusterIPs)[0] === 'None';
 
-/** ValidateServiceClusterIPsRelatedFields for a create. */
-export function validateClusterIPs(s: Fields): FieldError[] {
-  if (s.type === 'ExternalName') return [];
-  const errors: FieldError[] = [];
+/** ValidateServiceClusterIPsRelatedFields for a create; each check below adds to `errors` rather than making a list of its own. */
+export function validateClusterIPs(errors: FieldError[], s: Fields): void {
+  if (s.type === 'ExternalName') return;
   const path = clusterIPsPath(s);
   const clusterIPs = strings(s.clusterIPs);
   const shown = clusterIPs;
@@ -68,7 +67,7 @@ export function validateClusterIPs(s: Fields): FieldError[] {
     errors.push(...found);
   });
   if (clusterIPs.length > 2) errors.push(invalid(path, shown, 'may only hold up to 2 values'));
-  if (invalidIPs) return errors;
+  if (invalidIPs) return;
   if (clusterIPs.length > 1 && !isDualStack(clusterIPs))
     errors.push(invalid(path, shown, 'may specify no more than one IP for each IP family'));
   if (!isHeadless(s))
@@ -78,13 +77,11 @@ export function validateClusterIPs(s: Fields): FieldError[] {
       if (families[i] === 'IPv6' && !isIPv6String(ip))
         errors.push(invalid(clusterIPsPath(s, i), ip, `expected an IPv6 value as indicated by \`ipFamilies[${i}]\``));
     });
-  return errors;
 }
 
 const SOURCE_RANGES_ANNOTATION = 'service.beta.kubernetes.io/load-balancer-source-ranges';
 
-export function validateLoadBalancer(s: Fields, annotations: Fields): FieldError[] {
-  const errors: FieldError[] = [];
+export function validateLoadBalancer(errors: FieldError[], s: Fields, annotations: Fields): void {
   const ranges = strings(s.loadBalancerSourceRanges);
   if (ranges.length > 0) {
     // Go's path spells the member with a capital L; the pointer names the manifest's member.
@@ -105,11 +102,9 @@ export function validateLoadBalancer(s: Fields, annotations: Fields): FieldError
       errors.push(...invalidEach(path, string(s.loadBalancerClass), isQualifiedName(string(s.loadBalancerClass))));
     else errors.push(forbidden(path, "may only be used when `type` is 'LoadBalancer'"));
   }
-  return errors;
 }
 
-export function validateTrafficPolicies(s: Fields): FieldError[] {
-  const errors: FieldError[] = [];
+export function validateTrafficPolicies(errors: FieldError[], s: Fields): void {
   const external = string(s.externalTrafficPolicy);
   if (!externallyAccessible(s)) {
     if (external !== '')
@@ -133,5 +128,4 @@ export function validateTrafficPolicies(s: Fields): FieldError[] {
     errors.push(notSupported(spec.child('internalTrafficPolicy'), string(s.internalTrafficPolicy), TRAFFIC_POLICIES));
   if (isSet(s.trafficDistribution) && !TRAFFIC_DISTRIBUTIONS.includes(string(s.trafficDistribution)))
     errors.push(notSupported(spec.child('trafficDistribution'), string(s.trafficDistribution), TRAFFIC_DISTRIBUTIONS));
-  return errors;
 }

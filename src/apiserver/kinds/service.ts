@@ -97,8 +97,7 @@ function validatePort(errors: FieldError[], port: Fields, requireName: boolean, 
   }
 }
 
-function validateTypeRules(s: Fields): FieldError[] {
-  const errors: FieldError[] = [];
+function validateTypeRules(errors: FieldError[], s: Fields): void {
   const clusterIPs = strings(s.clusterIPs);
   if ((s.type === 'LoadBalancer' || s.type === 'NodePort') && isHeadless(s))
     errors.push(invalid(clusterIPsPath(s, 0), clusterIPs[0], `may not be set to 'None' for ${string(s.type)} services`));
@@ -110,24 +109,25 @@ function validateTypeRules(s: Fields): FieldError[] {
     if (cname !== '') errors.push(...invalidEach(spec.child('externalName'), cname, isDNS1123Subdomain(cname)));
     else errors.push(required(spec.child('externalName')));
   }
-  return errors;
 }
 
-function validateAffinity(s: Fields): FieldError[] {
+function validateAffinity(errors: FieldError[], s: Fields): void {
   const affinity = string(s.sessionAffinity);
   const path = spec.child('sessionAffinityConfig');
-  if (affinity === '') return [required(spec.child('sessionAffinity'))];
-  if (!AFFINITIES.includes(affinity)) return [notSupported(spec.child('sessionAffinity'), affinity, AFFINITIES)];
-  if (affinity === 'None') return isSet(s.sessionAffinityConfig) ? [forbidden(path, 'must not be set when session affinity is None')] : [];
   const when = 'when session affinity type is ClientIP';
-  if (!isSet(s.sessionAffinityConfig)) return [required(path, when)];
   const clientIP = object(s.sessionAffinityConfig).clientIP;
-  if (!isSet(clientIP)) return [required(path.child('clientIP'), when)];
   const timeout = object(clientIP).timeoutSeconds;
-  if (!isSet(timeout)) return [required(path.child('clientIP', 'timeoutSeconds'), when)];
-  return number(timeout) <= 0 || number(timeout) > MAX_AFFINITY_SECONDS
-    ? [invalid(path.child('clientIP', 'timeoutSeconds'), number(timeout), `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`)]
-    : [];
+  if (affinity === '') errors.push(required(spec.child('sessionAffinity')));
+  else if (!AFFINITIES.includes(affinity)) errors.push(notSupported(spec.child('sessionAffinity'), affinity, AFFINITIES));
+  else if (affinity === 'None') {
+    if (isSet(s.sessionAffinityConfig)) errors.push(forbidden(path, 'must not be set when session affinity is None'));
+  } else if (!isSet(s.sessionAffinityConfig)) errors.push(required(path, when));
+  else if (!isSet(clientIP)) errors.push(required(path.child('clientIP'), when));
+  else if (!isSet(timeout)) errors.push(required(path.child('clientIP', 'timeoutSeconds'), when));
+  else if (number(timeout) <= 0 || number(timeout) > MAX_AFFINITY_SECONDS)
+    errors.push(
+      invalid(path.child('clientIP', 'timeoutSeconds'), number(timeout), `must be greater than 0 and less than ${MAX_AFFINITY_SECONDS}`),
+    );
 }
 
 function validatePorts(errors: FieldError[], ports: readonly Fields[]): void {
@@ -179,11 +179,11 @@ function validate(manifest: Fields): FieldError[] {
     );
   const ports = list(s.ports).map(object);
   if (ports.length === 0 && !isHeadless(s) && s.type !== 'ExternalName') errors.push(required(spec.child('ports')));
-  append(errors, validateTypeRules(s));
+  validateTypeRules(errors, s);
   validatePorts(errors, ports);
   if (isSet(s.selector)) append(errors, validateLabels(s.selector, spec.child('selector')));
-  append(errors, validateAffinity(s));
-  append(errors, validateClusterIPs(s));
+  validateAffinity(errors, s);
+  validateClusterIPs(errors, s);
   strings(s.externalIPs).forEach((ip, i) => {
     const path = spec.child('externalIPs').index(i);
     const found = validateIPLegacy(path, ip);
@@ -193,8 +193,8 @@ function validate(manifest: Fields): FieldError[] {
   if (type === '') errors.push(required(spec.child('type')));
   else if (!TYPES.includes(type)) errors.push(notSupported(spec.child('type'), type, TYPES));
   validatePortSets(errors, s, ports);
-  append(errors, validateLoadBalancer(s, annotations));
-  append(errors, validateTrafficPolicies(s));
+  validateLoadBalancer(errors, s, annotations);
+  validateTrafficPolicies(errors, s);
   return errors;
 }
 
