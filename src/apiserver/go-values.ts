@@ -20,9 +20,12 @@ export const string = (value: unknown): string => (typeof value === 'string' ? v
 
 export const number = (value: unknown): number => (typeof value === 'number' ? value : 0);
 
-export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+/** One shared empty list for an absent one: most lists a check reads are absent. Never written to. */
+const NO_ITEMS: unknown[] = Object.freeze([]) as unknown as unknown[];
 
-export const strings = (value: unknown): string[] => list(value).map(string);
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : NO_ITEMS);
+
+export const strings = (value: unknown): string[] => (Array.isArray(value) ? value.map(string) : (NO_ITEMS as string[]));
 
 /** A map[string]string: the members that are strings (a schema check refuses the others). */
 export const stringMap = (value: unknown): Array<[string, string]> =>

@@ -10,6 +10,8 @@ import { isIPv6String } from '../ip.js';
 import { isQualifiedName, isValidPortNum } from '../names.js';
 
 const TRAFFIC_POLICIES = ['Cluster', 'Local'];
+/** The types whose Services must have an internal traffic policy (SetDefaults_Service gives them one). */
+export const INTERNAL_TRAFFIC_TYPES = ['NodePort', 'LoadBalancer', 'ClusterIP'];
 const IP_FAMILIES = ['IPv4', 'IPv6'];
 const IP_FAMILY_POLICIES = ['PreferDualStack', 'RequireDualStack', 'SingleStack'];
 const TRAFFIC_DISTRIBUTIONS = ['PreferClose'];
@@ -122,7 +124,7 @@ export function validateTrafficPolicies(errors: FieldError[], s: Fields): void {
         ),
       );
   } else errors.push(...invalidEach(spec.child('healthCheckNodePort'), healthCheck, isValidPortNum(healthCheck)));
-  if (!isSet(s.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(string(s.type)))
+  if (!isSet(s.internalTrafficPolicy) && INTERNAL_TRAFFIC_TYPES.includes(string(s.type)))
     errors.push(required(spec.child('internalTrafficPolicy')));
   if (isSet(s.internalTrafficPolicy) && !TRAFFIC_POLICIES.includes(string(s.internalTrafficPolicy)))
     errors.push(notSupported(spec.child('internalTrafficPolicy'), string(s.internalTrafficPolicy), TRAFFIC_POLICIES));

@@ -18,6 +18,7 @@ import { type Fields, copyOf, copyOnWrite, isSet, list, number, object, string, 
 import { validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import type { KindRules } from '../kind-rules.js';
 import {
+  INTERNAL_TRAFFIC_TYPES,
   clusterIPsPath,
   deriveClusterIPs,
   externallyAccessible,
@@ -56,8 +57,7 @@ function defaults(manifest: Fields): Fields {
       return port;
     });
   if (externallyAccessible(s) && string(s.externalTrafficPolicy) === '') s.externalTrafficPolicy = 'Cluster';
-  if (!isSet(s.internalTrafficPolicy) && ['NodePort', 'LoadBalancer', 'ClusterIP'].includes(string(s.type)))
-    s.internalTrafficPolicy = 'Cluster';
+  if (!isSet(s.internalTrafficPolicy) && INTERNAL_TRAFFIC_TYPES.includes(string(s.type))) s.internalTrafficPolicy = 'Cluster';
   if (s.type === 'LoadBalancer' && !isSet(s.allocateLoadBalancerNodePorts)) s.allocateLoadBalancerNodePorts = true;
   // The REST storage, before validating, whatever the cluster: clusterIPs follows clusterIP, and
   // the allocator gives a health-check node port to a Service that needs one.
@@ -184,11 +184,12 @@ function validate(manifest: Fields): FieldError[] {
   if (isSet(s.selector)) append(errors, validateLabels(s.selector, spec.child('selector')));
   validateAffinity(errors, s);
   validateClusterIPs(errors, s);
-  strings(s.externalIPs).forEach((ip, i) => {
-    const path = spec.child('externalIPs').index(i);
-    const found = validateIPLegacy(path, ip);
-    append(errors, found.length > 0 ? found : validateEndpointIP(path, ip));
-  });
+  if (Array.isArray(s.externalIPs))
+    strings(s.externalIPs).forEach((ip, i) => {
+      const path = spec.child('externalIPs').index(i);
+      const found = validateIPLegacy(path, ip);
+      append(errors, found.length > 0 ? found : validateEndpointIP(path, ip));
+    });
   const type = string(s.type);
   if (type === '') errors.push(required(spec.child('type')));
   else if (!TYPES.includes(type)) errors.push(notSupported(spec.child('type'), type, TYPES));
