@@ -41,6 +41,8 @@ export const isHeadless = (s: Fields): boolean => list(s.clusterIPs).length === 
 /** ValidateServiceClusterIPsRelatedFields for a create; each check below adds to `errors` rather than making a list of its own. */
 export function validateClusterIPs(errors: FieldError[], s: Fields): void {
   if (s.type === 'ExternalName') return;
+  // Nothing below can fail without one of these (a clusterIP has been copied into clusterIPs by now).
+  if (!Array.isArray(s.clusterIPs) && !Array.isArray(s.ipFamilies) && !isSet(s.ipFamilyPolicy)) return;
   const path = clusterIPsPath(s);
   const clusterIPs = strings(s.clusterIPs);
   const shown = clusterIPs;
