@@ -181,8 +181,13 @@ function withoutNumberFormats<T>(schema: T): T {
 
 /** The API server's field errors as problems: the field's place in the manifest, Go's words. */
 function apiServerProblems(rules: KindRules, manifest: unknown): Problem[] {
-  return distinctProblems(createErrors(rules, manifest).map((error) => ({ pointer: error.path.pointer(), detail: error.body })));
+  const errors = createErrors(rules, manifest);
+  // Most manifests pass: no lists or maps are made for them.
+  if (errors.length === 0) return NO_PROBLEMS;
+  return distinctProblems(errors.map((error) => ({ pointer: error.path.pointer(), detail: error.body })));
 }
+
+const NO_PROBLEMS: Problem[] = Object.freeze([]) as unknown as Problem[];
 
 export interface KubeCheck {
   /** False when kubernetes-models has no model for the kind. */
