@@ -1,8 +1,9 @@
 /**
  * The manifest check of a built-in kind as a collection renders it. A CustomResourceDefinition's
- * version schemas are judged too (structural; CEL rules that must compile), since ValidateCustomResourceDefinition refuses
- * a CRD for them; the rest of its rules are the API server's (src/apiserver). Here, not in
- * manifest/, because the schema rules are the CRD layer's.
+ * version schemas are judged too (structural, no default the API server would prune, CEL rules
+ * that compile), since ValidateCustomResourceDefinition refuses a CRD for them; the rest of its
+ * rules are the API server's (src/apiserver). Here, not in manifest/: the schema rules are the
+ * CRD layer's.
  */
 import { ManifestCheck } from '../manifest/kube-check.js';
 import type { Problem } from '../request/problems.js';

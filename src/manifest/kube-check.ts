@@ -13,10 +13,9 @@ import type { SkippedRule, TransitionRule } from '../crd/cel-rule-tree.js';
 import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
-import { fromPointer } from '../util/json.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
 import type { Schema } from '../schema/kube-types.js';
-import type { JsonObject } from '../util/json.js';
+import { fromPointer, type JsonObject } from '../util/json.js';
 import { type KindValidator, kubeModel } from './kube-models.js';
 
 /** What a bundle keeps of a custom resource's CRD, for the server to check every answer. */
