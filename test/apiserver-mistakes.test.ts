@@ -158,6 +158,6 @@ describe('what a probe found (each checked against test/oracle)', () => {
     }));
     const { status, problem } = await exec('ConfigMap', (entry) => (entry.metadata.ownerReferences = ownerReferences));
     expect(status).toBe(422);
-    expect(problem!.errors[0]!.detail).toContain('Only one reference can have Controller set to true');
+    expect(problem!.errors![0]!.detail).toContain('Only one reference can have Controller set to true');
   });
 });
