@@ -2,6 +2,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../helpers/process.js';
 import { freePort, hasRedis, startRedis, type RedisServer } from '../helpers/redis.js';
+import { collectionOfKind } from '../helpers/repos.js';
 import { execPath, shippedBundles } from '../helpers/server.js';
 
 const KEY = 'shared-budget-key';
@@ -12,11 +13,13 @@ afterAll(async () => {
   await redis?.stop();
 });
 
+// A request the API server takes (a ClusterIP Service with its ports): the seed of the Service collection.
+const service = collectionOfKind('Service');
 const send = (server: ServerProcess) =>
-  fetch(server.url + execPath('service-resources', 'service'), {
+  fetch(server.url + execPath(service.repository, service.collection), {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY },
-    body: JSON.stringify({ values: { w: { metadata: { name: 'w' } } } }),
+    body: JSON.stringify(service.seed),
   }).then((response) => response.status);
 
 async function logged(server: ServerProcess, text: string, timeoutMs = 10_000): Promise<number> {
