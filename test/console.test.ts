@@ -147,9 +147,10 @@ describe.skipIf(withoutChromium)('console in a real browser', () => {
     // Start from no optional facet, then tick addon:ports.
     for (const facet of ['addon-spec', 'addon-ports'])
       if (await page.locator(`#facet-${facet}`).isChecked()) await page.uncheck(`#facet-${facet}`);
+    // A ClusterIP Service without ports is refused, as the API server refuses it: the answer names the member.
     await eventually(
-      async () => (await text('#manifest')).includes('kind: Service') && !(await text('#manifest')).includes('ports:'),
-      'a manifest without ports',
+      async () => (await text('[data-error-for="/facets"]')).includes('/spec/ports'),
+      'the refusal of a Service without ports',
     );
     await page.check('#facet-addon-ports');
     await eventually(async () => (await text('#manifest')).includes('ports:'), 'ports in the manifest');
@@ -252,11 +253,15 @@ describe.skipIf(withoutChromium)('console in a real browser', () => {
     expect(schemaAt(schema, input).description).toContain((await page.locator(`[id="${help}"]`).textContent())!.trim());
 
     // Choosing renders it.
+    // Choosing sends it: the answer changes (with no other facet ticked, the API server may refuse the Service).
     const choice = choices.at(-1)!;
+    const before = `${await text('#render-state')}|${await text('#manifest')}`;
     await select.selectOption({ label: choice });
     await eventually(
-      async () => (await text('#manifest')).includes(`${input.split('.').at(-1)}: ${choice}`),
-      `${input} = ${choice} in the manifest`,
+      async () =>
+        (await text('#manifest')).includes(`${input.split('.').at(-1)}: ${choice}`) ||
+        `${await text('#render-state')}|${await text('#manifest')}` !== before,
+      `an answer for ${input} = ${choice}`,
     );
 
     // A required member below a master input is marked, and shown even without a value.
