@@ -34,15 +34,6 @@ export const stringMap = (value: unknown): Array<[string, string]> =>
 /** Go's map lookup: present or not, and the value. */
 export const has = (value: unknown, key: string): boolean => isPlainObject(value) && Object.hasOwn(value, key);
 
-/** A deep copy of decoded JSON, for defaults that rewrite much of a manifest (a few µs: prefer copyOnWrite). */
-export function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
-  if (!isPlainObject(value)) return value;
-  const copy: Fields = {};
-  for (const key of Object.keys(value)) copy[key] = cloneJson(value[key]);
-  return copy as T;
-}
-
 /**
  * A shallow copy of an object (an empty one for anything else), to be written. Object.assign, not
  * spread: V8 (Node 20) makes a spread copy slow to add members to, about 2 µs a copy.

@@ -170,6 +170,9 @@ export function isValidPortNum(port: number): string[] {
   return port >= 1 && port <= 65535 ? VALID : [inclusiveRangeError(1, 65535)];
 }
 
+/** core's supportedPortProtocols, sorted as Go's sets.List lists them in its messages. */
+export const PORT_PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
+
 export function isValidPortName(port: string): string[] {
   const errors: string[] = [];
   if (utf8Length(port) > 15) errors.push(maxLenError(15));

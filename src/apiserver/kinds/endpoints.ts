@@ -3,10 +3,8 @@ import { type FieldError, FieldPath, invalidEach, notSupported, required } from 
 import { type Fields, copyOf, isSet, list, number, object, string } from '../go-values.js';
 import { validateEndpointIP, validateIPLegacy } from '../ip-rules.js';
 import type { KindRules } from '../kind-rules.js';
-import { isDNS1123Label, isQualifiedName, isValidPortNum, nameIsDNSSubdomain } from '../names.js';
+import { isDNS1123Label, isQualifiedName, isValidPortNum, nameIsDNSSubdomain, PORT_PROTOCOLS } from '../names.js';
 import { validateCoreObjectMeta } from '../object-meta.js';
-
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 
 function defaults(manifest: Fields): Fields {
   if (Array.isArray(manifest.subsets))
@@ -37,7 +35,7 @@ function validatePort(port: Fields, requireName: boolean, path: FieldPath): Fiel
   errors.push(...invalidEach(path.child('port'), number(port.port), isValidPortNum(number(port.port))));
   const protocol = string(port.protocol);
   if (protocol === '') errors.push(required(path.child('protocol')));
-  else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(path.child('protocol'), protocol, PROTOCOLS));
+  else if (!PORT_PROTOCOLS.includes(protocol)) errors.push(notSupported(path.child('protocol'), protocol, PORT_PROTOCOLS));
   if (isSet(port.appProtocol))
     errors.push(...invalidEach(path.child('appProtocol'), string(port.appProtocol), isQualifiedName(string(port.appProtocol))));
   return errors;

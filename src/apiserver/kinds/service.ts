@@ -28,10 +28,17 @@ import {
   validateLoadBalancer,
   validateTrafficPolicies,
 } from './service-networking.js';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidPortName, isValidPortNum, nameIsDNS1035Label } from '../names.js';
+import {
+  isDNS1123Label,
+  isDNS1123Subdomain,
+  isQualifiedName,
+  isValidPortName,
+  isValidPortNum,
+  nameIsDNS1035Label,
+  PORT_PROTOCOLS,
+} from '../names.js';
 import { append, validateCoreObjectMeta, validateLabels } from '../object-meta.js';
 
-const PROTOCOLS = ['SCTP', 'TCP', 'UDP'];
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const AFFINITIES = ['ClientIP', 'None'];
 const MAX_AFFINITY_SECONDS = 86400;
@@ -86,7 +93,7 @@ function validatePort(errors: FieldError[], port: Fields, requireName: boolean, 
   if (portNumber < 1 || portNumber > 65535) append(errors, invalidEach(at().child('port'), portNumber, isValidPortNum(portNumber)));
   const protocol = string(port.protocol);
   if (protocol === '') errors.push(required(at().child('protocol')));
-  else if (!PROTOCOLS.includes(protocol)) errors.push(notSupported(at().child('protocol'), protocol, PROTOCOLS));
+  else if (!PORT_PROTOCOLS.includes(protocol)) errors.push(notSupported(at().child('protocol'), protocol, PORT_PROTOCOLS));
   const target = port.targetPort;
   const targetMessages = typeof target === 'string' ? isValidPortName(target) : isValidPortNum(number(target));
   if (targetMessages.length > 0)
