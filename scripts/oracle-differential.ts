@@ -6,25 +6,32 @@
  * saves every disagreement as a new line of test/vectors/<Kind>.jsonl (so `npm test` keeps failing
  * on it until it is fixed), and fails when there was any. Without Go it says so and fails.
  *
- *   ORACLE_RUNS=10000 ORACLE_SEED=123 ORACLE_KINDS=Service,Secret ORACLE_SAVE_MAX=all npm run test:oracle
+ *   ORACLE_RUNS=10000 ORACLE_GATEWAY_RUNS=2000 ORACLE_SEED=123 ORACLE_KINDS=Service,Secret ORACLE_SAVE_MAX=all npm run test:oracle
+ *
+ * Gateway API's ten kinds (test/apiserver/gateway-api.ts) are run too, ORACLE_GATEWAY_RUNS each.
  *
  * ORACLE_SAVE_MAX caps the lines saved per kind (`all` by default; 0 saves none).
  */
 import { performance } from 'node:perf_hooks';
 import { shippedKindCases } from '../test/apiserver/arbitraries.js';
+import { gatewayKindCases } from '../test/apiserver/gateway-api.js';
 import { compare, type Judged } from '../test/apiserver/compare.js';
 import { formatMessageSummary, formatReport, formatRuleSplit } from '../test/apiserver/report.js';
 import { judgeCases, oracleOrExit, option, sampleCases } from '../test/apiserver/run.js';
 import { appendVectors, checkOf, crdReference, readVectors, stableVerdict, type Vector } from '../test/apiserver/vectors.js';
 
 const runs = Number(option('runs', 'ORACLE_RUNS', '10000'));
+// Gateway API's kinds are mutations of a hundred examples: fewer runs ask them as much.
+const gatewayRuns = Number(option('gateway-runs', 'ORACLE_GATEWAY_RUNS', '2000'));
 const seed = Number(option('seed', 'ORACLE_SEED', String(Math.floor(Math.random() * 2 ** 31))));
 const only = option('kinds', 'ORACLE_KINDS', '').split(',').filter(Boolean);
 const saveMaxOption = option('save-max', 'ORACLE_SAVE_MAX', 'all');
 const saveMax = saveMaxOption === 'all' ? Infinity : Number(saveMaxOption);
 
 const bin = oracleOrExit();
-const kinds = shippedKindCases().filter((k) => only.length === 0 || only.includes(k.kind.kind));
+// The shipped kinds, and Gateway API's ten (its CRDs and examples, test/fixtures/realworld).
+const gateway = new Set(gatewayKindCases().map((k) => k.kind.kind));
+const kinds = [...shippedKindCases(), ...gatewayKindCases()].filter((k) => only.length === 0 || only.includes(k.kind.kind));
 console.log(
   `oracle differential: ${runs} manifests per kind, seed ${seed} (ORACLE_SEED=${seed} repeats this run), kinds ${kinds.map((k) => k.kind.kind).join(', ')}`,
 );
@@ -34,7 +41,7 @@ const saved: string[] = [];
 const times = { generate: 0, oracle: 0, ours: 0 };
 for (const k of kinds) {
   let started = performance.now();
-  const cases = sampleCases(k, runs, seed);
+  const cases = sampleCases(k, gateway.has(k.kind.kind) ? gatewayRuns : runs, seed);
   times.generate += performance.now() - started;
   started = performance.now();
   const verdicts = await judgeCases(k, cases, bin);

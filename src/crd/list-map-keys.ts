@@ -1,14 +1,20 @@
 /**
  * Lists a CRD keys (`x-kubernetes-list-type: map` with `x-kubernetes-list-map-keys`) hold each key
- * once: the API server refuses a second entry with the same key ("Duplicate value"), which JSON
- * Schema cannot say, so it is checked here, along the schema, compiled once per version.
+ * once, and sets (`x-kubernetes-list-type: set`) each element once: the API server refuses a second
+ * entry with the same key, or the first repeat of an element, at its index ("Duplicate value"),
+ * which JSON Schema cannot say (uniqueItems points at the list), so it is checked here, along the
+ * schema, compiled once per version.
  */
+import canonicalize from 'canonicalize';
+import { goValue } from '../apiserver/field-error.js';
 import type { Problem } from '../request/problems.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 
 interface KeyNode {
   /** Set when this node is a keyed list: the members that make an entry's key. */
   keys?: string[];
+  /** A set: every element once. */
+  set?: boolean;
   properties: Map<string, KeyNode>;
   items?: KeyNode;
   additional?: KeyNode;
@@ -19,6 +25,7 @@ function build(schema: Record<string, unknown>): KeyNode | undefined {
   const keys = schema['x-kubernetes-list-map-keys'];
   if (schema['x-kubernetes-list-type'] === 'map' && Array.isArray(keys) && keys.every((key) => typeof key === 'string'))
     node.keys = keys as string[];
+  if (schema['x-kubernetes-list-type'] === 'set') node.set = true;
   if (isPlainObject(schema.properties)) {
     for (const [name, member] of Object.entries(schema.properties)) {
       const child = isPlainObject(member) ? build(member) : undefined;
@@ -27,7 +34,8 @@ function build(schema: Record<string, unknown>): KeyNode | undefined {
   }
   if (isPlainObject(schema.items)) node.items = build(schema.items);
   if (isPlainObject(schema.additionalProperties)) node.additional = build(schema.additionalProperties);
-  const empty = node.keys === undefined && node.properties.size === 0 && node.items === undefined && node.additional === undefined;
+  const empty =
+    node.keys === undefined && node.set !== true && node.properties.size === 0 && node.items === undefined && node.additional === undefined;
   return empty ? undefined : node;
 }
 
@@ -61,6 +69,16 @@ function visit(node: KeyNode, value: unknown, path: Array<string | number>, prob
               `each ${node.keys!.join(', ')} may appear once in this list`,
           });
         seen.add(key);
+      });
+    }
+    if (node.set === true) {
+      // Go's validateListSet: elements compared as JSON with sorted keys, each repeated one named once, at its first repeat.
+      const times = new Map<string, number>();
+      value.forEach((entry, index) => {
+        const text = canonicalize(entry) ?? 'null';
+        const seen = times.get(text) ?? 0;
+        times.set(text, seen + 1);
+        if (seen === 1) problems.push({ pointer: toPointer([...path, index]), detail: `Duplicate value: ${goValue(entry)}` });
       });
     }
     if (node.items !== undefined) value.forEach((entry, index) => visit(node.items!, entry, [...path, index], problems));

@@ -72,14 +72,19 @@ export interface ExecRequest {
  */
 export function checkRequest(collection: Executable, request: ExecRequest, problems: Problem[], options: ExecOptions = {}): ExecCheck {
   const check: ExecCheck = { manifest: undefined, problems, shapeIsWrong: problems.length > 0, unknownMembers: [], valuesId: '' };
+  // Where each step's problems start: a later step does not say again what an earlier one said of a member.
+  const steps = [problems.length];
   const selection = select(collection, request.facets, problems);
+  steps.push(problems.length);
   const resolved = resolve(collection, request, problems);
+  steps.push(problems.length);
   if (resolved !== undefined) {
     check.valuesId = resolved.id;
     check.unknownMembers = validate(collection, resolved, problems, options.strict === true);
-    if (selection !== undefined) check.manifest = render(collection, selection, resolved, problems);
+    steps.push(problems.length);
+    if (selection !== undefined) check.manifest = render(collection, selection, resolved, problems, steps);
   }
-  check.problems = onePerPointer(problems);
+  check.problems = firstStepPerPointer(problems, steps);
   return check;
 }
 
@@ -113,11 +118,18 @@ function validate(collection: Executable, resolved: ResolvedVariable, problems: 
 }
 
 /** The manifest, when it renders without a problem; then the kind's check of what rendered. */
-function render(collection: Executable, selection: Selection, resolved: ResolvedVariable, problems: Problem[]): JsonObject | undefined {
+function render(
+  collection: Executable,
+  selection: Selection,
+  resolved: ResolvedVariable,
+  problems: Problem[],
+  steps: number[],
+): JsonObject | undefined {
   let manifest: JsonObject | undefined;
   try {
     const rendered = collection.plan.renderAll(selection, resolved);
     for (const problem of rendered.problems) problems.push(problem);
+    steps.push(problems.length);
     if (rendered.problems.length === 0) manifest = rendered.manifest;
     // The kind's check (a CRD's rules too) runs on what rendered even when some values failed,
     // so one answer names every problem. Past what an answer lists, it would find the input's
@@ -187,8 +199,19 @@ function manifestProblems(
   return problems;
 }
 
-/** One problem per pointer: the first, so the schema's word comes before the render's. */
-function onePerPointer(problems: Problem[]): Problem[] {
-  const seen = new Set<string>();
-  return problems.filter((problem) => !seen.has(problem.pointer) && seen.add(problem.pointer));
+/**
+ * The problems of the first step that names a pointer, so the schema's word comes before the
+ * render's and the kind's; a step's own problems at one pointer all stay (two CEL rules an object
+ * breaks are two errors, as the API server lists them), each once.
+ */
+function firstStepPerPointer(problems: Problem[], steps: number[]): Problem[] {
+  const named = new Map<string, number>();
+  const said = new Set<string>();
+  let step = 0;
+  return problems.filter((problem, index) => {
+    while (step < steps.length && steps[step]! <= index) step++;
+    const first = named.get(problem.pointer) ?? (named.set(problem.pointer, step), step);
+    const text = `${problem.pointer}\u0000${problem.detail}`;
+    return first === step && !said.has(text) && said.add(text);
+  });
 }

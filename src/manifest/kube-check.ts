@@ -15,6 +15,8 @@ import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
 import type { Schema } from '../schema/kube-types.js';
+import { SchemaDefaults } from '../schema/structural-defaults.js';
+import { NullPruning } from '../schema/structural-nulls.js';
 import { fromPointer, type JsonObject } from '../util/json.js';
 import { type KindValidator, kubeModel } from './kube-models.js';
 
@@ -42,6 +44,9 @@ interface CheckParts {
   apiServer?: KindRules;
   /** A built-in kind whose rules are ported: Go decodes it, and its OpenAPI schema is only read as Go's decoder reads it. */
   decodedByGo?: boolean;
+  /** What the API server does to a custom resource before it judges it: drops nulls its schema does not allow, fills in defaults. */
+  nulls?: NullPruning;
+  defaults?: SchemaDefaults;
 }
 
 export class ManifestCheck {
@@ -66,12 +71,12 @@ export class ManifestCheck {
    */
   static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
     return new ManifestCheck(() => {
-      const validate = new InputValidator({
-        $ref: `#/definitions/${kind}`,
-        definitions: withoutNumberFormats(resource.definitions),
-      }).compile();
+      const schema = { $ref: `#/definitions/${kind}`, definitions: withoutNumberFormats(resource.definitions) };
+      const validate = new InputValidator(schema).compile();
       const celRules = CelRules.compile(resource.openAPIV3Schema);
       return {
+        nulls: NullPruning.compile(schema, schema.definitions),
+        defaults: SchemaDefaults.compile(schema, schema.definitions),
         validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
         beyondSchema: [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
         celRules,
@@ -103,8 +108,10 @@ export class ManifestCheck {
    * `partial`: some values did not render, so the API server's own rules, which would only say
    * again that their members are missing, are not run.
    */
-  problems(manifest: unknown, partial = false): Problem[] {
-    const { validate, beyondSchema, decodedByGo } = this.compiled;
+  problems(written: unknown, partial = false): Problem[] {
+    const { validate, beyondSchema, decodedByGo, nulls, defaults } = this.compiled;
+    const pruned = nulls === undefined ? written : nulls.apply(written);
+    const manifest = defaults === undefined ? pruned : defaults.apply(pruned);
     const apiServer = partial ? undefined : this.compiled.apiServer;
     let errors = validate(manifest) as ErrorObject[];
     // The API server reads a built-in kind with Go's decoder, not its OpenAPI schema: null is the
@@ -118,8 +125,11 @@ export class ManifestCheck {
     const atPath = new Map<string, ErrorObject[]>();
     for (const error of errors) groupInto(atPath, error.instancePath, error);
     const isUnion = (group: ErrorObject[]) => group.some((error) => error.keyword === 'oneOf' || error.keyword === 'anyOf');
+    // A `not` inside a branch only tells the branches apart (Gateway API: `type` is not IPAddress):
+    // the API server names the branch that came closest, never the discriminator of another.
+    const discriminator = (error: ErrorObject) => error.keyword === 'not' && /\/(oneOf|anyOf)\/\d+\//.test(error.schemaPath);
     const problems = problemsOf(
-      errors.filter((error) => !isUnion(atPath.get(error.instancePath)!)),
+      errors.filter((error) => !isUnion(atPath.get(error.instancePath)!) && !discriminator(error)),
       '',
     );
     for (const [instancePath, group] of atPath) {

@@ -8,6 +8,7 @@
  */
 import { createRequire } from 'node:module';
 import { goTrimSpace } from '../apiserver/go-values.js';
+import { parseIPSloppy } from '../apiserver/ip.js';
 
 // The validators are CommonJS and require the CommonJS build: its table, not the ES module's copy.
 const { formats: sharedFormats } = createRequire(import.meta.url)(
@@ -54,12 +55,24 @@ function isRfc3339(text: string): boolean {
   );
 }
 
+/**
+ * kube-openapi's ipv4 (ParseIPSloppy: leading zeros tolerated) and ipv6 (Go's net.ParseIP: no
+ * leading zeros in an embedded IPv4 part), each only with its separator in the text.
+ */
+const isIPv4Format = (text: string) => text.includes('.') && parseIPSloppy(text) !== undefined;
+const isIPv6Format = (text: string) => {
+  const v4Tail = text.includes('.') ? text.slice(text.lastIndexOf(':') + 1).split('.') : [];
+  return text.includes(':') && parseIPSloppy(text) !== undefined && !v4Tail.some((part) => part.length > 1 && part.startsWith('0'));
+};
+
 /** The formats whose rule is Go's, by name, as ajv format definitions. */
 export const KUBERNETES_FORMATS = {
   byte: { type: 'string', validate: (value: string) => BASE64.test(value.replace(/[\r\n]/g, '')) },
   quantity: { type: 'string', validate: new SpaceTrimmingRegExp(QUANTITY.source) },
   'date-time': { type: 'string', validate: isRfc3339 },
   int64: { type: 'number', validate: (value: number) => Number.isSafeInteger(value) },
+  ipv4: { type: 'string', validate: isIPv4Format },
+  ipv6: { type: 'string', validate: isIPv6Format },
 } as const;
 
 // The validators of kubernetes-models read `formats.<name>.validate` at each check, so changing the
