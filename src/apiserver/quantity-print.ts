@@ -14,36 +14,15 @@ import {
   compareDec,
   fitsInt64,
   negativeScale,
+  positiveScaleInt64,
   pow10,
   roundDec,
   sign,
 } from './quantity.js';
 
-/**
- * positiveScaleInt64: `base × 10^scale` and whether it fit. Go's fast cases (scales 1, 2, 3, 6, 9)
- * hand back the wrapped product with the flag, which Quantity.Value then uses regardless; the
- * other scales answer 0.
- */
-function positiveScale(base: bigint, scale: number): [bigint, boolean] {
-  if (scale === 0 || base === 0n) return [base, true];
-  if ([1, 2, 3, 6, 9].includes(scale)) {
-    if (base === 1n) return [pow10(scale), true];
-    if (base === MIN_INT64) return [0n, false];
-    const product = base * pow10(scale);
-    return [BigInt.asIntN(64, product), fitsInt64(product)];
-  }
-  let value = base;
-  for (let i = 0; i < scale; i++) {
-    if (value === MIN_INT64) return [0n, false];
-    value *= 10n;
-    if (!fitsInt64(value)) return [0n, false];
-  }
-  return [value, true];
-}
-
 /** Quantity.Value: rounded up to an int64, with the wrap-arounds of Go's int64 arithmetic. */
 export function quantityValue(q: Quantity): bigint {
-  if (q.d === undefined) return q.i.scale < 0 ? negativeScale(q.i.value, -q.i.scale)[0] : positiveScale(q.i.value, q.i.scale)[0];
+  if (q.d === undefined) return q.i.scale < 0 ? negativeScale(q.i.value, -q.i.scale)[0] : positiveScaleInt64(q.i.value, q.i.scale)[0];
   const { unscaled, scale } = q.d;
   if (unscaled === 0n) return 0n;
   if (scale === 0) return BigInt.asIntN(64, unscaled);
@@ -114,7 +93,7 @@ export function quantityString(q: Quantity): string {
     const suffix = format === 'DecimalSI' ? (DECIMAL_NAMES.get(exponent) ?? '') : exponent === 0 ? '' : `e${exponent}`;
     return `${number}${suffix}`;
   }
-  const [whole, fits] = rounded!.d === undefined ? positiveScale(rounded!.i.value, rounded!.i.scale) : [0n, false];
+  const [whole, fits] = rounded!.d === undefined ? positiveScaleInt64(rounded!.i.value, rounded!.i.scale) : [0n, false];
   const value = fits ? whole : roundDec(asDec(rounded!), 0).unscaled;
   const [number, exponent] = removeFactors(value, 1024n);
   return `${number}${BINARY_NAMES.get(exponent * 10) ?? ''}`;

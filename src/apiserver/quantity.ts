@@ -101,12 +101,21 @@ const MAX_DECIMAL_SCALE = 100_000;
 /** ParseQuantity, after UnmarshalJSON's quotes and spaces; undefined where Go refuses the text. */
 export function parseQuantity(input: unknown): Quantity | undefined {
   if (typeof input !== 'string' && typeof input !== 'number') return undefined;
-  const str = goTrimSpace(String(input));
-  if (str === '') return undefined;
+  const parsed = parseQuantityText(goTrimSpace(String(input)));
+  return typeof parsed === 'string' ? undefined : parsed;
+}
+
+const ERR_FORMAT_WRONG = "quantities must match the regular expression '^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+const ERR_NUMERIC = 'unable to parse numeric part of quantity';
+
+/** resource.ParseQuantity of the text as it is: the quantity, or Go's error text. */
+export function parseQuantityText(str: string): Quantity | string {
+  if (str === '') return ERR_FORMAT_WRONG;
   if (str === '0') return { i: { value: 0n, scale: 0 }, s: str, format: 'DecimalSI' };
   const parts = scan(str);
-  const suffix = parts && interpret(parts.suffix);
-  if (parts === undefined || suffix === undefined) return undefined;
+  if (parts === undefined) return ERR_FORMAT_WRONG;
+  const suffix = interpret(parts.suffix);
+  if (suffix === undefined) return "unable to parse quantity's suffix";
   const { positive, value, num, denom } = parts;
   const { base, exponent, format } = suffix;
   let precision = 0;
@@ -139,14 +148,14 @@ export function parseQuantity(input: unknown): Quantity | undefined {
     }
   }
   const decimal = /^[+-]?([0-9]*)(?:\.([0-9]*))?$/.exec(value);
-  if (decimal === null || decimal[1]! + (decimal[2] ?? '') === '') return undefined;
+  if (decimal === null || decimal[1]! + (decimal[2] ?? '') === '') return ERR_NUMERIC;
   const fraction = decimal[2] ?? '';
   let amount: Dec = { unscaled: BigInt(`${value.startsWith('-') ? '-' : ''}${decimal[1]}${fraction}`), scale: fraction.length };
   if (base === 10) amount.scale -= exponent;
   else amount.unscaled <<= BigInt(exponent);
   // Go's arithmetic on such a number takes the API server seconds to minutes (the oracle gives up):
   // it is refused here rather than computed with a million-digit BigInt on the request's thread.
-  if (Math.abs(amount.scale) > MAX_DECIMAL_SCALE) return undefined;
+  if (Math.abs(amount.scale) > MAX_DECIMAL_SCALE) return `${ERR_NUMERIC}: an exponent beyond ${MAX_DECIMAL_SCALE} is not computed here`;
   const negative = amount.unscaled < 0n;
   if (negative) amount.unscaled = -amount.unscaled;
   // Non-zero values are rounded up to the nano scale: asking for some resource gets some.
@@ -170,6 +179,28 @@ export function negativeScale(base: bigint, scale: number): [bigint, boolean] {
   }
   if (fraction) value += base > 0n ? 1n : -1n;
   return [value, !fraction];
+}
+
+/**
+ * positiveScaleInt64: `base × 10^scale` and whether it fit. Go's fast cases (scales 1, 2, 3, 6, 9)
+ * hand back the wrapped product with the flag, which Quantity.Value then uses regardless; the
+ * other scales answer 0.
+ */
+export function positiveScaleInt64(base: bigint, scale: number): [bigint, boolean] {
+  if (scale === 0 || base === 0n) return [base, true];
+  if ([1, 2, 3, 6, 9].includes(scale)) {
+    if (base === 1n) return [pow10(scale), true];
+    if (base === MIN_INT64) return [0n, false];
+    const product = base * pow10(scale);
+    return [BigInt.asIntN(64, product), fitsInt64(product)];
+  }
+  let value = base;
+  for (let i = 0; i < scale; i++) {
+    if (value === MIN_INT64) return [0n, false];
+    value *= 10n;
+    if (!fitsInt64(value)) return [0n, false];
+  }
+  return [value, true];
 }
 
 /** The quantity as an inf.Dec, as Quantity.AsDec makes it. */

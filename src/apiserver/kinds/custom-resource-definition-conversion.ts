@@ -9,8 +9,8 @@ import { type FieldError, type FieldPath, GoSyntax, forbidden, invalid, notSuppo
 import { string } from '../go-values.js';
 import { isDNS1035Label, isDNS1123Subdomain, isValidPortNum } from '../names.js';
 import { type InternalConversion, pointer } from './custom-resource-definition-internal.js';
-import { goQuoteBytes } from './custom-resource-definition-netip.js';
-import { goParseURL } from './custom-resource-definition-url.js';
+import { goParseURL } from '../go-url.js';
+import { goQuoteBytes } from '../netip.js';
 
 /** The ConversionReview versions the previous API server release understands (a sorted set). */
 const ACCEPTED_REVIEW_VERSIONS = ['v1', 'v1beta1'];

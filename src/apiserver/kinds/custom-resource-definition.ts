@@ -13,7 +13,7 @@ import { fromPointer, isPlainObject } from '../../util/json.js';
 import { type InternalVersion, toInternalSpec } from './custom-resource-definition-internal.js';
 import { goToLower } from './custom-resource-definition-names.js';
 import { validateSpec } from './custom-resource-definition-spec.js';
-import { goParseRequestURI } from './custom-resource-definition-url.js';
+import { goParseRequestURI } from '../go-url.js';
 
 const API_APPROVED = 'api-approved.kubernetes.io';
 
@@ -126,7 +126,7 @@ function validateAPIApproval(group: string, annotations: Record<string, unknown>
     ];
   if (annotation.startsWith('unapproved')) return [];
   const url = goParseRequestURI(annotation);
-  if (url !== undefined && url.host !== '' && url.scheme !== '') return [];
+  if (typeof url !== 'string' && url.host !== '' && url.scheme !== '') return [];
   return [
     invalid(
       path,

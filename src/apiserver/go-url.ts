@@ -1,29 +1,44 @@
 /**
- * Go's net/url Parse and ParseRequestURI (Go 1.26), as far as the API server reads a URL: a
- * conversion webhook's url (webhook.ValidateWebhookURL) and the api-approved.kubernetes.io
- * annotation. Their error texts are part of the API server's messages, so they are ported with
- * them. Go parses bytes: strings here are "binary" (one char a UTF-8 byte).
+ * Go's net/url Parse and ParseRequestURI (Go 1.26): a conversion webhook's url
+ * (webhook.ValidateWebhookURL), the api-approved.kubernetes.io annotation, and Kubernetes' CEL url()
+ * and format.uri(). Their error texts are part of the API server's messages, so they are ported with
+ * them. Go parses bytes: strings here are "binary" (one char a UTF-8 byte). What a parsed URL gives
+ * back (String, EscapedPath, Query …) is in go-url-print.ts.
  */
-import { goQuoteBytes, isHex, parseAddr } from './custom-resource-definition-netip.js';
+import { goQuoteBytes, isHex, parseAddr } from './netip.js';
 
+/** A url.URL; its strings are Go bytes. */
 export interface GoURL {
   scheme: string;
-  host: string;
+  /** Encoded opaque data: what follows `scheme:` when no `/` does. */
+  opaque: string;
   /** Userinfo.String(), or undefined when the URL has no userinfo. */
   user: string | undefined;
-  fragment: string;
+  host: string;
+  /** The path, unescaped; rawPath is the text as written when escaping the path would not give it back. */
+  path: string;
+  rawPath: string;
+  /** A `scheme:/path` URL: String writes no `//`. */
+  omitHost: boolean;
+  /** The text ended its query with a lone `?`. */
+  forceQuery: boolean;
   rawQuery: string;
+  fragment: string;
+  rawFragment: string;
 }
 
 /** A JS string as the bytes Go holds, one char a byte. */
 export const toBytes = (text: string): string => Buffer.from(text, 'utf8').toString('latin1');
 
+/** Go bytes as a JS string (invalid UTF-8 decoded as U+FFFD). */
+export const fromBytes = (bytes: string): string => Buffer.from(bytes, 'latin1').toString('utf8');
+
 class GoError extends Error {}
 
-// The encoding modes of url.shouldEscape.
-type Mode = 'path' | 'host' | 'zone' | 'userPassword' | 'fragment';
+/** The encoding modes of url.shouldEscape. */
+export type Mode = 'path' | 'host' | 'zone' | 'userPassword' | 'queryComponent' | 'fragment';
 
-function shouldEscape(c: string, mode: Mode): boolean {
+export function shouldEscape(c: string, mode: Mode): boolean {
   if (/[A-Za-z0-9]/.test(c)) return false;
   if ((mode === 'host' || mode === 'zone') && `!$&'()*+,;=:[]<>"`.includes(c)) return false;
   if ('-_.~'.includes(c)) return false;
@@ -36,8 +51,8 @@ function shouldEscape(c: string, mode: Mode): boolean {
   return true;
 }
 
-/** url.unescape: `%XX` decoded; the errors name the bad escape or host character. */
-function unescape(s: string, mode: Mode): string {
+/** url.unescape: `%XX` decoded (and `+` a space in a query); the errors name the bad escape or host character. */
+export function unescape(s: string, mode: Mode): string {
   for (let i = 0; i < s.length;) {
     if (s[i] === '%') {
       if (i + 2 >= s.length || !isHex(s[i + 1]) || !isHex(s[i + 2]))
@@ -54,12 +69,18 @@ function unescape(s: string, mode: Mode): string {
       i++;
     }
   }
-  return s.replace(/%([0-9A-Fa-f]{2})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+  return s.replace(/%([0-9A-Fa-f]{2})|\+/g, (match, hex?: string) =>
+    hex !== undefined ? String.fromCharCode(parseInt(hex, 16)) : mode === 'queryComponent' ? ' ' : match,
+  );
 }
 
-function escape(s: string, mode: Mode): string {
+/** url.escape: bytes the mode does not keep as `%XX` (a space as `+` in a query). */
+export function escape(s: string, mode: Mode): string {
   let out = '';
-  for (const c of s) out += shouldEscape(c, mode) ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : c;
+  for (const c of s) {
+    if (c === ' ' && mode === 'queryComponent') out += '+';
+    else out += shouldEscape(c, mode) ? `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}` : c;
+  }
   return out;
 }
 
@@ -97,7 +118,7 @@ function parseHost(host: string): string {
       zone >= 0 ? unescape(hostname.slice(0, zone), 'host') + unescape(hostname.slice(zone), 'zone') : unescape(hostname, 'host');
     const parsed = parseAddr(unescaped);
     if (typeof parsed === 'string') throw new GoError(`invalid host: ${parsed}`);
-    if (parsed === 4) throw new GoError('invalid IP-literal');
+    if (parsed.is4) throw new GoError('invalid IP-literal');
     return `[${unescaped}]${port}`;
   }
   // The port follows the last colon: Go 1.26 counts from the first in http(s) URLs only under
@@ -129,15 +150,27 @@ function parse(raw: string, viaRequest: boolean): GoURL {
   // eslint-disable-next-line no-control-regex
   if (/[\x00-\x1f\x7f]/.test(raw)) throw new GoError('net/url: invalid control character in URL');
   if (raw === '' && viaRequest) throw new GoError('empty url');
-  const url: GoURL = { scheme: '', host: '', user: undefined, fragment: '', rawQuery: '' };
-  if (raw === '*') return url;
+  const url: GoURL = {
+    scheme: '',
+    opaque: '',
+    user: undefined,
+    host: '',
+    path: '',
+    rawPath: '',
+    omitHost: false,
+    forceQuery: false,
+    rawQuery: '',
+    fragment: '',
+    rawFragment: '',
+  };
+  if (raw === '*') return { ...url, path: '*' };
   let rest: string;
   [url.scheme, rest] = getScheme(raw);
   url.scheme = url.scheme.toLowerCase();
-  if (rest.endsWith('?') && rest.split('?').length === 2) rest = rest.slice(0, -1);
+  if (rest.endsWith('?') && rest.split('?').length === 2) [url.forceQuery, rest] = [true, rest.slice(0, -1)];
   else if (rest.includes('?')) [rest, url.rawQuery] = [rest.slice(0, rest.indexOf('?')), rest.slice(rest.indexOf('?') + 1)];
   if (!rest.startsWith('/')) {
-    if (url.scheme !== '') return url; // opaque
+    if (url.scheme !== '') return { ...url, opaque: rest };
     if (viaRequest) throw new GoError('invalid URI for request');
     if (rest.split('/')[0]!.includes(':')) throw new GoError('first path segment in URL cannot contain colon');
   }
@@ -147,9 +180,21 @@ function parse(raw: string, viaRequest: boolean): GoURL {
     rest = slash >= 0 ? authority.slice(slash) : '';
     if (slash >= 0) authority = authority.slice(0, slash);
     Object.assign(url, parseAuthority(authority));
-  }
-  unescape(rest, 'path');
+  } else if (url.scheme !== '' && rest.startsWith('/')) url.omitHost = true;
+  // setPath: the raw text is kept only when escaping the path would not give it back.
+  url.path = unescape(rest, 'path');
+  url.rawPath = escape(url.path, 'path') === rest ? '' : rest;
   return url;
+}
+
+/** The error text of a GoError thrown by `run` (`parse "<text>": <reason>`), else what it gives. */
+function parsed<T>(text: string, run: () => T): T | string {
+  try {
+    return run();
+  } catch (error) {
+    if (error instanceof GoError) return `parse ${goQuoteBytes(text)}: ${error.message}`;
+    throw error;
+  }
 }
 
 /** url.Parse of a JS string: the URL (its strings Go bytes), or the error's text. */
@@ -157,29 +202,19 @@ export function goParseURL(text: string): GoURL | string {
   const raw = toBytes(text);
   const hash = raw.indexOf('#');
   const head = hash < 0 ? raw : raw.slice(0, hash);
-  let url: GoURL;
-  try {
-    url = parse(head, false);
-  } catch (error) {
-    if (error instanceof GoError) return `parse ${goQuoteBytes(head)}: ${error.message}`;
-    throw error;
-  }
-  if (hash < 0) return url;
-  try {
-    url.fragment = unescape(raw.slice(hash + 1), 'fragment');
-  } catch (error) {
-    if (error instanceof GoError) return `parse ${goQuoteBytes(raw)}: ${error.message}`;
-    throw error;
-  }
-  return url;
+  const url = parsed(head, () => parse(head, false));
+  if (typeof url === 'string' || hash < 0) return url;
+  const fragment = raw.slice(hash + 1);
+  if (fragment === '') return url;
+  return parsed(raw, () => {
+    // setFragment: the raw text is kept only when escaping the fragment would not give it back.
+    const unescaped = unescape(fragment, 'fragment');
+    return { ...url, fragment: unescaped, rawFragment: escape(unescaped, 'fragment') === fragment ? '' : fragment };
+  });
 }
 
-/** url.ParseRequestURI: an absolute URI or path, no fragment; undefined where Go answers an error. */
-export function goParseRequestURI(text: string): GoURL | undefined {
-  try {
-    return parse(toBytes(text), true);
-  } catch (error) {
-    if (error instanceof GoError) return undefined;
-    throw error;
-  }
+/** url.ParseRequestURI: an absolute URI or path, no fragment (its strings Go bytes), or the error's text. */
+export function goParseRequestURI(text: string): GoURL | string {
+  const raw = toBytes(text);
+  return parsed(raw, () => parse(raw, true));
 }
