@@ -44,7 +44,8 @@ function ruleWords(error: OracleFieldError): string[] {
   if (error.type === 'FieldValueRequired') return ['required'];
   if (error.type === 'FieldValueDuplicate') return ['Duplicate value'];
   if (error.type === 'FieldValueTypeInvalid') return [/must be of type (\w+)/.exec(body)?.[1] ?? ''];
-  return [body]; // a CEL rule: the API server's body, word for word
+  // A CEL rule: its message, word for word (the API server puts `Invalid value: "object": ` before it).
+  return [body.replace(/^Invalid value: "[a-z]*": /, '')];
 }
 
 describe("Gateway API's examples, as an author's repository", () => {
@@ -78,4 +79,34 @@ describe("Gateway API's examples, as an author's repository", () => {
       }
     },
   );
+});
+
+describe('a Gateway address, as the API server judges it', () => {
+  const gateway = valid.find(
+    (e) => e.manifest.kind === 'Gateway' && Array.isArray((e.manifest.spec as { addresses?: unknown })?.addresses),
+  )!;
+  const withAddress = (address: Record<string, unknown>): GatewayExample => ({
+    ...gateway,
+    manifest: { ...gateway.manifest, spec: { ...(gateway.manifest.spec as object), addresses: [address] } },
+  });
+
+  // `type` defaults to IPAddress before the schema's oneOf is judged; the IPAddress branch's value is ipv4 or ipv6 (kube-openapi's formats).
+  it.each(['1.1.1.1', '::1', '10.0.0.01'])('takes %s without a type: the default makes it an IPAddress', async (value) => {
+    const { response } = await exec(withAddress({ value }));
+    expect(response.status, await response.clone().text()).toBe(200);
+  });
+
+  it.each(['foo.com', '256.255.255.255', '1.1.1'])('refuses %s as an IPAddress, at the value', async (value) => {
+    for (const address of [{ value }, { type: 'IPAddress', value }]) {
+      const { id, response } = await exec(withAddress(address));
+      const problem = await problemOf(response);
+      expect(problem.status).toBe(422);
+      expect(problem.errors!.map((e) => e.pointer)).toContain(`/values/${id}/spec/addresses/0/value`);
+    }
+  });
+
+  it('takes a hostname as a Hostname address', async () => {
+    const { response } = await exec(withAddress({ type: 'Hostname', value: 'foo.com' }));
+    expect(response.status).toBe(200);
+  });
 });
