@@ -4,7 +4,6 @@
  */
 import type { Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';
-import { isListOverloadError } from './cel-environment.js';
 import { celLibrary } from './cel-library.js';
 import type { Bindings } from './cel-expression.js';
 import type { CompiledRule } from './cel-rule-tree.js';
@@ -27,7 +26,6 @@ export function evaluate(rule: CompiledRule, bindings: Bindings, refused: () => 
     // An error: on a value the schema refuses, the schema check has said it already.
     const detail = celLibrary().cel.isCelError(result) || result instanceof Error ? result.message : `gave ${String(result)}, not a bool`;
     if (refused()) return;
-    if (isListOverloadError(detail)) return; // Kubernetes' list indexOf: not judged here
     problems.push({ pointer: toPointer(path), detail: `${detail} evaluating rule: ${rule.message ?? rule.rule}` });
     return;
   }

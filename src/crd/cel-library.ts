@@ -5,18 +5,23 @@
  * here takes them from this one, so that one copy of each is loaded.
  */
 import { createRequire } from 'node:module';
+import { kubernetesFunctions } from './cel-kubernetes/index.js';
 
 type Cel = typeof import('@bufbuild/cel');
 type CelExtensions = typeof import('@bufbuild/cel/ext');
 type Protobuf = typeof import('@bufbuild/protobuf');
 type WellKnownTypes = typeof import('@bufbuild/protobuf/wkt');
+type Reflection = typeof import('@bufbuild/protobuf/reflect');
+type Re2 = typeof import('@bufbuild/re2');
 
 export interface CelLibrary {
   cel: Cel;
   ext: CelExtensions;
   protobuf: Protobuf;
   wkt: WellKnownTypes;
-  /** @bufbuild/cel's environment with its strings extension: what rules run in. */
+  reflect: Reflection;
+  re2: Re2;
+  /** @bufbuild/cel's environment with its strings extension and Kubernetes' libraries (cel-kubernetes/): what rules run in. */
   env: ReturnType<Cel['celEnv']>;
 }
 
@@ -27,13 +32,14 @@ export function celLibrary(): CelLibrary {
     const require = createRequire(import.meta.url);
     const cel = require('@bufbuild/cel') as Cel;
     const ext = require('@bufbuild/cel/ext') as CelExtensions;
-    library = {
+    const runtime = {
       cel,
-      ext,
       protobuf: require('@bufbuild/protobuf') as Protobuf,
       wkt: require('@bufbuild/protobuf/wkt') as WellKnownTypes,
-      env: cel.celEnv({ funcs: ext.strings }),
+      reflect: require('@bufbuild/protobuf/reflect') as Reflection,
+      re2: require('@bufbuild/re2') as Re2,
     };
+    library = { ...runtime, ext, env: cel.celEnv({ funcs: [...ext.strings, ...kubernetesFunctions(runtime)] }) };
   }
   return library;
 }

@@ -5,7 +5,8 @@
  * messageExpression) as the problem's detail. Transition rules (those reading `oldSelf`) have
  * nothing to compare on a create: they run on an update only (`checkTransition`), with `oldSelf` the
  * value at the same place in the old object, where old and new can be correlated and both exist.
- * Rules calling Kubernetes' own CEL libraries (quantity, url, ip …), and transition rules whose
+ * Kubernetes' CEL libraries (quantity, url, ip …) run too (cel-kubernetes/); rules using the macros
+ * @bufbuild/cel does not expand (two-variable comprehensions, optMap), and transition rules whose
  * oldSelf is a CEL optional (optionalOldSelf), cannot run here: they are skipped and listed, never
  * guessed. A rule that does not compile, or that the API server would refuse, is a CRD problem.
  */

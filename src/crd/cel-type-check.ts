@@ -5,7 +5,9 @@
  */
 import { isPlainObject } from '../util/json.js';
 import { celName, withTypeAndObjectMeta } from './cel-value.js';
-import { KUBERNETES_LIBRARY, knownFunction, LIST_OVERLOADS, TYPE_NAMES } from './cel-environment.js';
+import { KUBERNETES_LIBRARY, knownFunction, TWO_VARIABLE_MACROS, TYPE_NAMES } from './cel-environment.js';
+import { celLibrary } from './cel-library.js';
+import { compileRegexp } from './cel-kubernetes/regex.js';
 
 type Node = Record<string, unknown>;
 
@@ -74,11 +76,17 @@ export function analyse(root: Expr, schema: Node): Analysis {
         const namespace = target !== undefined ? qualifiedName(target) : undefined;
         const inNamespace = namespace !== undefined && !scope.has(namespace.split('.')[0]!);
         const fullName = inNamespace ? `${namespace}.${name}` : name;
-        const targetSchema = inNamespace ? undefined : walk(target, scope);
+        if (!inNamespace) walk(target, scope);
         const argSchemas = args.map((arg) => walk(arg, scope));
         if (KUBERNETES_LIBRARY.has(fullName) && !knownFunction(fullName)) found.library.add(`${fullName}()`);
-        else if (LIST_OVERLOADS.has(name) && targetSchema?.type === 'array') found.library.add(`${name}() on a list`);
+        else if (TWO_VARIABLE_MACROS.has(name) && target !== undefined && args.length === 3) found.library.add(`two-variable ${name}()`);
         else if (!knownFunction(fullName)) found.errors.push(`undeclared reference to '${fullName}'`);
+        const pattern = LITERAL_PATTERNS.has(name) && target !== undefined ? stringConstant(args[0]) : undefined;
+        if (pattern !== undefined) {
+          // Go compiles a literal pattern with the rule: one it refuses fails the rule's compilation.
+          const compiled = compileRegexp(celLibrary().re2, pattern);
+          if (typeof compiled === 'string') found.errors.push(compiled);
+        }
         if (name === '_[_]' && args.length === 2) {
           const container = argSchemas[0];
           if (container?.type === 'array' && isPlainObject(container.items)) return container.items;
@@ -141,6 +149,16 @@ export function analyse(root: Expr, schema: Node): Analysis {
     ]),
   );
   return found;
+}
+
+/** The functions whose first argument is a regular expression: matches, and the regex library's find and findAll. */
+const LITERAL_PATTERNS = new Set(['matches', 'find', 'findAll']);
+
+/** The value of a string literal, else undefined. */
+function stringConstant(expr: Expr | undefined): string | undefined {
+  if (expr?.exprKind.case !== 'constExpr') return undefined;
+  const constant = expr.exprKind.value as { constantKind?: { case?: string; value?: unknown } } | undefined;
+  return constant?.constantKind?.case === 'stringValue' ? (constant.constantKind.value as string) : undefined;
 }
 
 /** `a.b.c` for a chain of selections on an identifier, else undefined. */
