@@ -51,11 +51,23 @@ export function findGo(): GoLookup {
   return { found: true, go, version: run.stdout.trim() };
 }
 
-/** True when the binary is missing or older than a source of the oracle. */
-export function oracleIsStale(bin = ORACLE_BIN): boolean {
+/** A Go program of the oracle's module: its package (`.` is the oracle), its binary, the files it is built from. */
+export interface GoProgram {
+  name: string;
+  pkg: string;
+  bin: string;
+  sources: string[];
+  /** The environment variable naming a binary built elsewhere. */
+  binEnv: string;
+}
+
+export const ORACLE: GoProgram = { name: 'the oracle', pkg: '.', bin: ORACLE_BIN, sources: SOURCES, binEnv: 'ORACLE_BIN' };
+
+/** True when the binary is missing or older than a source of the program. */
+export function oracleIsStale(bin = ORACLE_BIN, sources = SOURCES): boolean {
   if (!existsSync(bin)) return true;
   const built = statSync(bin).mtimeMs;
-  return SOURCES.some((source) => statSync(path.join(ORACLE_DIR, source)).mtimeMs > built);
+  return sources.some((source) => statSync(path.join(ORACLE_DIR, source)).mtimeMs > built);
 }
 
 /**
@@ -63,27 +75,31 @@ export function oracleIsStale(bin = ORACLE_BIN): boolean {
  * built when stale (the first build takes minutes: the Kubernetes code is large). Throws with the
  * reason when Go is missing or the build fails.
  */
-export function buildOracle(log: (line: string) => void = () => {}): string {
-  if (process.env.ORACLE_BIN !== undefined) {
-    if (!existsSync(process.env.ORACLE_BIN)) throw new Error(`ORACLE_BIN ${process.env.ORACLE_BIN} does not exist`);
-    return process.env.ORACLE_BIN;
+export const buildOracle = (log: (line: string) => void = () => {}): string => buildGoProgram(ORACLE, log);
+
+/** A program of the oracle's module, built as buildOracle builds the oracle. */
+export function buildGoProgram(program: GoProgram, log: (line: string) => void = () => {}): string {
+  const given = process.env[program.binEnv];
+  if (given !== undefined) {
+    if (!existsSync(given)) throw new Error(`${program.binEnv} ${given} does not exist`);
+    return given;
   }
-  if (!oracleIsStale()) return ORACLE_BIN;
+  if (!oracleIsStale(program.bin, program.sources)) return program.bin;
   const go = findGo();
   if (!go.found) throw new Error(go.reason);
-  mkdirSync(path.dirname(ORACLE_BIN), { recursive: true });
+  mkdirSync(path.dirname(program.bin), { recursive: true });
   // Built beside and renamed: a concurrent run never executes a half-written binary.
-  const partial = `${ORACLE_BIN}.${process.pid}.partial`;
-  log(`building the oracle with ${go.version} into ${path.relative(ROOT, ORACLE_BIN)} (the first build takes minutes)`);
+  const partial = `${program.bin}.${process.pid}.partial`;
+  log(`building ${program.name} with ${go.version} into ${path.relative(ROOT, program.bin)} (the first build takes minutes)`);
   const started = Date.now();
-  const build = spawnSync(go.go, ['build', '-o', partial, '.'], { cwd: ORACLE_DIR, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const build = spawnSync(go.go, ['build', '-o', partial, program.pkg], { cwd: ORACLE_DIR, encoding: 'utf8', maxBuffer: 64 << 20 });
   if (build.error !== undefined || build.status !== 0) {
     rmSync(partial, { force: true });
-    throw new Error(`the oracle does not build (go build in test/oracle): ${build.error?.message ?? build.stderr}`);
+    throw new Error(`${program.name} does not build (go build ${program.pkg} in test/oracle): ${build.error?.message ?? build.stderr}`);
   }
-  renameSync(partial, ORACLE_BIN);
-  log(`built the oracle in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  return ORACLE_BIN;
+  renameSync(partial, program.bin);
+  log(`built ${program.name} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  return program.bin;
 }
 
 /**

@@ -1,0 +1,168 @@
+/** Cases of the ip, cidr and url libraries for `npm run oracle:cel-vectors` (see cel-kubernetes-cases.ts). */
+import { each, exprs, type LibraryCase, q } from '../helpers/cel-libraries.js';
+
+const IPS = [
+  ...['1.2.3.4', '0.0.0.0', '255.255.255.255', '127.0.0.1', '127.1.2.3', '169.254.1.1', '224.0.0.1', '224.0.1.1', '239.1.1.1', '10.0.0.1'],
+  ...['192.168.0.1', '01.2.3.4', '1.2.3', '1.2.3.4.5', '1.2.3.256', '1..2.3', '.1.2.3', '1.2.3.', 'a.b.c.d', '1.2.3.4 ', ' 1.2.3.4', ''],
+  ...['::', '::1', '::2', '::ffff:1.2.3.4', '::ffff:0:0', '2001:db8::1', '2001:DB8::1', '2001:0db8:0000:0000:0000:0000:0000:0001'],
+  ...[
+    '2001:db8:0:0:1:0:0:1',
+    '2001:0:0:1:0:0:0:1',
+    'fe80::1',
+    'febf::1',
+    'fec0::1',
+    'fe80::1%eth0',
+    'fe80::1%',
+    'ff02::1',
+    'ff01::1',
+    'ff12::1',
+  ],
+  ...[
+    'fc00::1',
+    '1:2:3:4:5:6:7:8',
+    '1:2:3:4:5:6:7:8:9',
+    '1:2:3:4:5:6:7',
+    '1::2::3',
+    '12345::1',
+    ':1',
+    '1:',
+    '::1.2.3.4',
+    '64:ff9b::1.2.3.4',
+  ],
+  ...['1:2:3:4:5:6:1.2.3.4', '1:2:3:4:5:6:7:1.2.3.4', '1:2:3:4:5:1.2.3.4', '::1.2.3', 'g::1', '%eth0', 'x', 'é', '1.2.3.é', '::ffff:'],
+  ...['0:0:0:0:0:0:0:0', '1::', '1:0:0:0:0:0:0:0', '0:0:1:0:0:0:0:0', '1:0:0:1:0:0:0:1', '::1:0:0:1', '100::', '::ffff:255.255.255.255'],
+  ...['1:0:0:2:0:0:0:3', 'a:b:c:d:e:f:0:1', 'ABCD:EF01::', '::ffff:1.2.3.4%eth0', '1.2.3.4%eth0', '0:0:0:0:0:ffff:102:304'],
+];
+const ip: LibraryCase[] = [
+  ...each('ip', IPS, [(x) => `isIP(${x})`, (x) => `ip(${x})`, (x) => `ip.isCanonical(${x})`, (x) => `string(ip(${x}))`]),
+  ...each(
+    'ip',
+    IPS.filter((x) => !x.includes('%') && x.trim() === x && !x.startsWith('::ffff:1') && !/[a-z]\.|é|^x$|^$/.test(x)),
+    ['family', 'isUnspecified', 'isLoopback', 'isLinkLocalMulticast', 'isLinkLocalUnicast', 'isGlobalUnicast'].map(
+      (method) => (x: string) => `ip(${x}).${method}()`,
+    ),
+  ),
+  ...exprs('ip', [
+    "ip('2001:db8::1') == ip('2001:DB8:0::1')",
+    "ip('1.2.3.4') != ip('1.2.3.5')",
+    "ip('1.2.3.4') == ip('::ffff:102:304')",
+    "type(ip('1.2.3.4'))",
+    "[ip('1.2.3.4'), ip('::1')].exists(i, i == ip('0::1'))",
+    "ip('::1') in [ip('1.2.3.4'), ip('0:0::1')]",
+    "[ip('10.0.0.1')].indexOf(ip('10.0.0.1'))",
+  ]),
+  {
+    library: 'ip',
+    expr: 'self.all(h, !isIP(h))',
+    self: ['example.com', 'a.example.com'],
+    schema: { type: 'array', items: { type: 'string' } },
+  },
+  { library: 'ip', expr: 'self.all(h, !isIP(h))', self: ['example.com', '10.0.0.1'], schema: { type: 'array', items: { type: 'string' } } },
+  { library: 'ip', expr: 'isIP(self) && ip(self).family() == 6', self: '2001:db8::1', schema: { type: 'string' } },
+];
+
+const CIDRS = [
+  ...['10.0.0.0/8', '10.0.0.1/8', '10.0.0.0/0', '0.0.0.0/0', '10.0.0.0/32', '10.0.0.0/33', '10.0.0.0/-1', '10.0.0.0/+8', '10.0.0.0/08'],
+  ...['10.0.0.0/', '10.0.0.0', '10.0.0.0/8/8', '::/0', '2001:db8::/32', '2001:db8::1/128', '2001:db8::/129', 'fe80::1%eth0/64'],
+  ...['::ffff:1.2.3.4/120', '::ffff:0:0/96', '1.2.3.4/99999999999999999999', '1.2.3.4/9223372036854775807', '01.0.0.0/8', '/8', 'x/8'],
+  ...['2001:db8::/032', '10.0.0.0/ 8', '192.168.1.77/20', '2001:db8:abcd:1234::5/60', '2001:DB8::/48', '10.0.0.0/8 ', ''],
+];
+const cidr: LibraryCase[] = [
+  ...each('cidr', CIDRS, [
+    (x) => `isCIDR(${x})`,
+    (x) => `cidr(${x})`,
+    (x) => `string(cidr(${x}))`,
+    (x) => `cidr(${x}).prefixLength()`,
+    (x) => `cidr(${x}).ip()`,
+    (x) => `cidr(${x}).masked()`,
+  ]),
+  ...exprs('cidr', [
+    "cidr('10.0.0.0/8').containsIP('10.1.2.3')",
+    "cidr('10.0.0.0/8').containsIP('11.0.0.0')",
+    "cidr('10.0.0.0/8').containsIP('::1')",
+    "cidr('10.0.0.0/8').containsIP('bad')",
+    "cidr('10.0.0.0/8').containsIP('::ffff:10.0.0.1')",
+    "cidr('10.0.0.0/8').containsIP(ip('10.0.0.0'))",
+    "cidr('10.0.0.1/8').containsIP(ip('10.255.255.255'))",
+    "cidr('2001:db8::/32').containsIP('2001:db8:1::1')",
+    "cidr('2001:db8::/32').containsIP('2001:db9::')",
+    "cidr('0.0.0.0/0').containsIP('1.2.3.4')",
+    "cidr('::/0').containsIP('1.2.3.4')",
+    "cidr('::/0').containsIP('::')",
+    "cidr('10.0.0.0/8').containsCIDR('10.1.0.0/16')",
+    "cidr('10.0.0.0/8').containsCIDR('10.0.0.0/8')",
+    "cidr('10.0.0.0/8').containsCIDR('10.0.0.0/7')",
+    "cidr('10.0.0.0/8').containsCIDR('11.0.0.0/16')",
+    "cidr('10.0.0.0/8').containsCIDR(cidr('10.1.0.0/16'))",
+    "cidr('10.0.0.0/8').containsCIDR('::/0')",
+    "cidr('10.0.0.0/8').containsCIDR('bad')",
+    "cidr('10.0.0.0/8').containsCIDR('::ffff:10.0.0.0/104')",
+    "cidr('10.0.0.1/8').containsCIDR('10.0.0.0/8')",
+    "cidr('0.0.0.0/0').containsCIDR('255.0.0.0/8')",
+    "cidr('2001:db8::/32').containsCIDR('2001:db8:ffff::/48')",
+    "cidr('10.0.0.1/8') == cidr('10.0.0.0/8')",
+    "cidr('10.0.0.1/8').masked() == cidr('10.0.0.0/8')",
+    "cidr('2001:DB8::/32') == cidr('2001:db8::/32')",
+    "type(cidr('10.0.0.0/8'))",
+    "cidr('10.0.0.0/8').ip() == ip('10.0.0.0')",
+  ]),
+  { library: 'cidr', expr: "cidr(self).containsIP('192.168.1.1')", self: '192.168.0.0/16', schema: { type: 'string' } },
+];
+
+const URLS = [
+  ...['https://example.com', 'https://example.com/', 'https://example.com:8080/path?query=1#frag', 'http://user:pass@host:80/a%20b'],
+  ...['https://[::1]:443/x', 'https://[fe80::1%25eth0]/', 'https://[1.2.3.4]/', 'https://[::1', '/relative/path', 'relative/path'],
+  ...['example.com', '', '*', 'mailto:a@b.c', 'urn:isbn:123', 'https://ex ample.com', 'https://example.com/%zz', 'https://example.com/a b'],
+  ...['https://example.com:port/', 'https://example.com:/', 'HTTPS://EXAMPLE.COM/P', 'https://example.com/p?a=1&b=2&a=3'],
+  ...['https://example.com/p?a=1;b=2&c=3', 'https://example.com/p?', 'https://example.com/p?%zz=1&ok=2', 'https://example.com/p?a+b=c+d'],
+  ...[
+    'https://example.com/%2F',
+    'https://example.com/%2f%41',
+    'https://example.com/é',
+    'https://example.com/#',
+    'https://example.com/#a%20b',
+  ],
+  ...['https://example.com/#%zz', 'ftp://ftp.example.com/file.txt', 'https://example.com\n', '//example.com/path', 'https:///path'],
+  ...['https:', 'https://@example.com', 'https://a@b@example.com', 'https://us%20er:p%40ss@example.com', 'https://example.com:99999'],
+  ...['http://x[y]/', '1http://example.com', ':foo', 'https://example.com/a/../b', 'https://example.com?x', 'file:///etc/passwd'],
+  ...[
+    'https://example.com/p;x',
+    "https://example.com/it's",
+    'https://example.com/~user',
+    'https://exämple.com/',
+    'https://a.b/c d?e f#g h',
+  ],
+  ...[
+    'https://a.b/?q=%E2%9C%93',
+    'http://a.b/x#y#z',
+    'https://a.b:8080',
+    'http://[::1]:',
+    'https://a.b/%41',
+    'a:b/c',
+    '/a:b',
+    'https://a.b/a%2Fb%2f',
+  ],
+];
+const url: LibraryCase[] = [
+  ...each('url', URLS, [
+    (x) => `isURL(${x})`,
+    (x) => `url(${x})`,
+    (x) => `url(${x}).getScheme()`,
+    (x) => `url(${x}).getHost()`,
+    (x) => `url(${x}).getHostname()`,
+    (x) => `url(${x}).getPort()`,
+    (x) => `url(${x}).getEscapedPath()`,
+    (x) => `url(${x}).getQuery()`,
+  ]),
+  ...exprs('url', [
+    "url('https://example.com/a%20b') == url('https://example.com/a b')",
+    "url('https://EXAMPLE.com') == url('https://example.com')",
+    "url('HTTPS://example.com') == url('https://example.com')",
+    "url('https://example.com/%41') == url('https://example.com/A')",
+    "type(url('https://example.com'))",
+    "url('https://example.com/x?a=1').getQuery()['a'][0]",
+  ]),
+  { library: 'url', expr: "isURL(self) && url(self).getScheme() == 'https'", self: 'https://example.com/hook', schema: { type: 'string' } },
+];
+
+export const NET_CASES: LibraryCase[] = [...ip, ...cidr, ...url];
