@@ -183,11 +183,11 @@ describe('a release judged by what it renders', () => {
   });
 
   it('refuses a change under a CRD transition rule it cannot run, rather than call it accepted: the API server runs it', async () => {
-    // First a release whose CRD guards the bucket with a rule of Kubernetes' CEL library, then a change of the bucket.
+    // First a release whose CRD guards the bucket with a rule @bufbuild/cel cannot run (a two-variable comprehension), then a change of the bucket.
     const crd = `${BACKUP.repository}/crds/backuppolicies.yaml`;
     const rule = readFileSync(path.join(SHIPPED_REPOS, crd), 'utf8').replace(
       '- rule: self == oldSelf',
-      '- rule: sets.equivalent([self], [oldSelf])',
+      "- rule: '[self].all(i, v, v == oldSelf)'",
     );
     const first = repoCopy(SHIPPED_REPOS, { [crd]: rule, ...minorBump(BACKUP.repository) });
     const released = await build(first);
@@ -199,7 +199,7 @@ describe('a release judged by what it renders', () => {
     const run = await build(second, released.dist);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
-      /\/spec\/storage\/bucket changes from "([^"]+)" to "archive-\1": the BackupPolicy CRD of the previous release guards it with the transition rule "sets\.equivalent\(\[self\], \[oldSelf\]\)", which cannot be run here/,
+      /\/spec\/storage\/bucket changes from "([^"]+)" to "archive-\1": the BackupPolicy CRD of the previous release guards it with the transition rule "\[self\]\.all\(i, v, v == oldSelf\)", which cannot be run here/,
     );
   });
 });
