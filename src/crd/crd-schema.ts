@@ -5,6 +5,7 @@
  * CRD becomes the draft-07 JSON Schema the rest of the build speaks, with Kubernetes' meaning of its
  * extensions: nullable, int-or-string, preserve-unknown-fields, embedded resources, list types.
  */
+import { goRegExpError } from '../schema/go-regexp.js';
 import type { KindSchema, Schema } from '../schema/kube-types.js';
 import { isPlainObject, type JsonValue } from '../util/json.js';
 import type { Crd, CrdVersion } from './crd.js';
@@ -111,7 +112,8 @@ function convert(node: Node, metaRef: string): Schema {
   for (const keyword of ['multipleOf', 'minLength', 'maxLength', 'minItems', 'maxItems', 'minProperties', 'maxProperties']) {
     if (typeof node[keyword] === 'number') out[keyword] = node[keyword];
   }
-  if (typeof node.pattern === 'string' && compilesInJavaScript(node.pattern)) out.pattern = node.pattern;
+  // Kept as Go reads it (ajv runs patterns with Go's regexp); one Go refuses is the CRD's lint error (structural-keywords.ts).
+  if (typeof node.pattern === 'string' && goRegExpError(node.pattern) === undefined) out.pattern = node.pattern;
 
   if (isPlainObject(node.items)) out.items = convert(node.items, metaRef);
   if (node['x-kubernetes-list-type'] === 'set') out.uniqueItems = true;
@@ -174,16 +176,6 @@ function metadataRestrictions(root: Node): Record<string, Schema> | undefined {
 
 function describedBy(schema: Schema | undefined, fallback: string): { description: string } {
   return { description: typeof schema?.description === 'string' ? schema.description : fallback };
-}
-
-/** ajv compiles patterns as JavaScript (u flag); a Go pattern JavaScript cannot read is left to the API server. */
-function compilesInJavaScript(pattern: string): boolean {
-  try {
-    new RegExp(pattern, 'u');
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** ObjectMeta's definitions, renamed where one is named like the kind (a kind called `Time`). */

@@ -1,5 +1,5 @@
 /** The OpenAPI keywords (and keyword values) a CRD schema may not use, at any depth; patterns must be Go (RE2) syntax. */
-import { RE2JS } from '@bufbuild/re2';
+import { GO_PATTERN_FIX, goRegExpError } from '../schema/go-regexp.js';
 import type { Add, SchemaNode as Node } from './structural-report.js';
 
 const UNSUPPORTED: Record<string, string> = {
@@ -29,15 +29,11 @@ export function checkKeywords(node: Node, path: Array<string | number>, add: Add
     );
   if (Array.isArray(node.items))
     add([...path, 'items'], 'items must be a schema object and not an array', 'give one schema for every element');
-  if (typeof node.pattern === 'string') {
-    try {
-      RE2JS.compile(node.pattern);
-    } catch (error) {
-      add(
-        [...path, 'pattern'],
-        `must be a valid regular expression, but isn't: ${(error as Error).message}`,
-        'write the pattern in Go (RE2) syntax: no lookahead, lookbehind or backreferences',
-      );
-    }
-  }
+  const refused = typeof node.pattern === 'string' ? goRegExpError(node.pattern) : undefined;
+  if (refused !== undefined)
+    add(
+      [...path, 'pattern'],
+      `Invalid value: ${JSON.stringify(node.pattern)}: must be a valid regular expression, but isn't: ${refused}`,
+      GO_PATTERN_FIX,
+    );
 }

@@ -7,6 +7,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
 import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
+import { goRegExpEngine } from './go-regexp.js';
 import type { Schema } from './kube-types.js';
 import { MemberWalker } from './unknown-members.js';
 import { escapePointerSegment } from '../util/json.js';
@@ -23,7 +24,8 @@ function ajv(): Ajv {
       allowUnionTypes: true,
       validateFormats: true,
       ownProperties: true,
-      code: { process: appendErrorsInPlace },
+      // Patterns run as the API server runs them: Go's regexp, in linear time (go-regexp.ts).
+      code: { process: appendErrorsInPlace, regExp: goRegExpEngine },
     });
     // The formats the Kubernetes validators use (byte, quantity, int32, date-time …), with Go's
     // rules, so that input schemas and manifest checks judge a value alike.

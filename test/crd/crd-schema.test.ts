@@ -6,6 +6,7 @@ import { type Crd, readCrd } from '../../src/crd/crd.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../../src/crd/object-meta.js';
 import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
+import { goRegExpEngine } from '../../src/schema/go-regexp.js';
 import { SourceFile } from '../../src/repository/source-file.js';
 import { generateInputSchema } from '../../src/schema/input-schema.js';
 import { memberType } from '../../src/schema/kind-definitions.js';
@@ -23,8 +24,15 @@ beforeAll(() => {
   kind = crdKindSchema(crd, crd.versions[1]!, objectMeta);
 }, 60_000);
 
-// As the input validator and the manifest check set ajv up: Kubernetes' formats with Go's rules.
-const ajv = new Ajv({ allErrors: true, strict: false, allowUnionTypes: true, validateFormats: true, ownProperties: true });
+// As the input validator and the manifest check set ajv up: Kubernetes' formats and patterns with Go's rules.
+const ajv = new Ajv({
+  allErrors: true,
+  strict: false,
+  allowUnionTypes: true,
+  validateFormats: true,
+  ownProperties: true,
+  code: { regExp: goRegExpEngine },
+});
 for (const [name, format] of Object.entries(kubernetesFormats)) ajv.addFormat(name, format as never);
 /** `pointer keyword` of each error of a manifest against the kind. */
 const errorsOf = (kindSchema: KindSchema, manifest: unknown): string[] => {
@@ -222,8 +230,8 @@ describe('a custom resource kind', () => {
       properties: { metadata: { $ref: '#/definitions/io.k8s.meta.ObjectMeta' } },
       additionalProperties: {},
     });
-    // A Go pattern JavaScript cannot read, and formats whose Go rules ajv does not share, are left to the API server.
-    expect(spec.caseless).toEqual({ type: 'string' });
+    // A Go pattern is kept as Go reads it; formats whose Go rules ajv does not share are left to the API server.
+    expect(spec.caseless).toEqual({ type: 'string', pattern: '(?i)^gold$' });
     expect(spec.link).toEqual({ type: 'string' });
     const manifest = (value: Record<string, unknown>) => ({ apiVersion: 'example.com/v1', kind: 'Time', spec: value });
     expect(
@@ -234,15 +242,17 @@ describe('a custom resource kind', () => {
           tier: null,
           template: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p' }, spec: {} },
           link: '/relative',
+          caseless: 'GOLD',
         }),
       ),
     ).toEqual([]);
-    expect(errorsOf(kindSchema, manifest({ ratio: 0, tier: 'bronze', template: { metadata: { name: 1 } } }))).toEqual([
+    expect(errorsOf(kindSchema, manifest({ ratio: 0, tier: 'bronze', template: { metadata: { name: 1 } }, caseless: 'golden' }))).toEqual([
       '/spec/ratio exclusiveMinimum',
       '/spec/tier enum',
       '/spec/template/apiVersion required',
       '/spec/template/kind required',
       '/spec/template/metadata/name type',
+      '/spec/caseless pattern',
     ]);
   });
 

@@ -155,7 +155,7 @@ describe('a structural schema', () => {
       [
         `${AT}/properties/spec/properties/code/pattern`,
         expect.stringMatching(
-          /^\/properties\/spec\/properties\/code\/pattern: must be a valid regular expression, but isn't: error parsing regexp/,
+          /^\/properties\/spec\/properties\/code\/pattern: Invalid value: "\^\(\?=a\)": must be a valid regular expression, but isn't: error parsing regexp/,
         ),
       ],
     ]);

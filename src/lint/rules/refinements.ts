@@ -1,6 +1,7 @@
 /** Rules for `$values`: refinements of the generated input schema, keyed by placeholder path. */
 import { Ajv } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import { GO_PATTERN_FIX, goRegExpEngine, isRefusedPattern } from '../../schema/go-regexp.js';
 import { isPlainObject } from '../../util/json.js';
 import type { SectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
@@ -9,8 +10,9 @@ import type { LintReport } from '../report.js';
 // not where the server compiles, which takes its formats from kube-formats.ts and so starts without it.
 const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 const HINT = 'write "$values": { "<path read by a placeholder>": { "schema": { ...JSON Schema... }, "required": true } }';
-// The same formats as the validators the server compiles, so that a refinement means the same here.
-const metaValidator = addFormats(new Ajv({ strict: false }));
+// The same formats and pattern engine (Go's regexp) as the validators the server compiles, so that a
+// refinement means the same here and a pattern Go refuses is found here.
+const metaValidator = addFormats(new Ajv({ strict: false, code: { regExp: goRegExpEngine } }));
 
 export function lintRefinements(section: SectionModel, report: LintReport): void {
   const refinements = section.body?.$values;
@@ -69,7 +71,7 @@ export function lintRefinements(section: SectionModel, report: LintReport): void
             file,
             [...at, 'schema'],
             `"schema" cannot be used: ${(error as Error).message}`,
-            'a refinement stands alone: it cannot refer to definitions ($ref) of other schemas',
+            isRefusedPattern(error) ? GO_PATTERN_FIX : 'a refinement stands alone: it cannot refer to definitions ($ref) of other schemas',
           );
         }
       }
