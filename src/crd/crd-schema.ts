@@ -97,7 +97,9 @@ function convert(node: Node, metaRef: string): Schema {
   }
   const format = typeof node.format === 'string' ? node.format : undefined;
   if (type === 'integer') out.format = format === 'int32' ? 'int32' : 'int64';
-  else if (type === 'string' && format !== undefined && STRING_FORMATS[format] !== undefined) out.format = STRING_FORMATS[format];
+  // A format without a type (a branch of anyOf/oneOf, as Gateway API's IP addresses) judges strings, as in kube-openapi.
+  else if ((type === 'string' || type === undefined) && format !== undefined && STRING_FORMATS[format] !== undefined)
+    out.format = STRING_FORMATS[format];
   if (Array.isArray(node.enum)) out.enum = nullable && !node.enum.includes(null) ? [...node.enum, null] : node.enum;
 
   // Numbers: OpenAPI 3.0's boolean exclusiveMinimum/Maximum become draft-07's numeric bounds.
@@ -116,7 +118,7 @@ function convert(node: Node, metaRef: string): Schema {
   if (typeof node.pattern === 'string' && goRegExpError(node.pattern) === undefined) out.pattern = node.pattern;
 
   if (isPlainObject(node.items)) out.items = convert(node.items, metaRef);
-  if (node['x-kubernetes-list-type'] === 'set') out.uniqueItems = true;
+  // A set's repeats are refused at their index, in the API server's words, by list-map-keys.ts, not by uniqueItems.
 
   const embedded = node['x-kubernetes-embedded-resource'] === true;
   const preserve = node['x-kubernetes-preserve-unknown-fields'] === true;

@@ -9,6 +9,7 @@ import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
 import { goRegExpEngine } from './go-regexp.js';
 import type { Schema } from './kube-types.js';
+import { SchemaDefaults } from './structural-defaults.js';
 import { MemberWalker } from './unknown-members.js';
 import { escapePointerSegment } from '../util/json.js';
 
@@ -90,6 +91,8 @@ export interface InputCheck {
 export class InputValidator {
   // Compiled on first use: a server with a thousand collections starts without compiling them all.
   private validateFn: ValidateFunction | undefined;
+  /** A CRD's defaults, filled in before the schema judges a value, as the API server does; null when it has none. */
+  private defaults: SchemaDefaults | undefined | null = null;
   private readonly walker: MemberWalker;
 
   constructor(readonly schema: Schema) {
@@ -105,7 +108,11 @@ export class InputValidator {
   /** Checks one input object; `pointer` is where it sits in the request body, e.g. `/values/web`. */
   check(value: unknown, pointer: string): InputCheck {
     const validate = this.compile();
-    const problems = validate(value) ? [] : problemsOf(validate.errors ?? [], pointer);
+    if (this.defaults === null)
+      this.defaults = SchemaDefaults.compile(this.schema, (this.schema.definitions as Record<string, Schema>) ?? {});
+    const problems = validate(this.defaults === undefined ? value : this.defaults.apply(value))
+      ? []
+      : problemsOf(validate.errors ?? [], pointer);
     const unknown: string[] = [];
     this.walker.walk(value, pointer, unknown);
     return { problems, unknown };
