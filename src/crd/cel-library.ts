@@ -5,7 +5,7 @@
  * here takes them from this one, so that one copy of each is loaded.
  */
 import { createRequire } from 'node:module';
-import { kubernetesFunctions } from './cel-kubernetes/index.js';
+import { kubernetesFunctions, kubernetesTypes } from './cel-kubernetes/index.js';
 
 type Cel = typeof import('@bufbuild/cel');
 type CelExtensions = typeof import('@bufbuild/cel/ext');
@@ -39,7 +39,8 @@ export function celLibrary(): CelLibrary {
       reflect: require('@bufbuild/protobuf/reflect') as Reflection,
       re2: require('@bufbuild/re2') as Re2,
     };
-    library = { ...runtime, ext, env: cel.celEnv({ funcs: [...ext.strings, ...kubernetesFunctions(runtime)] }) };
+    const funcs = [...ext.strings, ...kubernetesFunctions(runtime)];
+    library = { ...runtime, ext, env: cel.celEnv({ funcs, registry: kubernetesTypes(runtime) }) };
   }
   return library;
 }

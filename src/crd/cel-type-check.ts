@@ -7,6 +7,7 @@ import { isPlainObject } from '../util/json.js';
 import { celName, withTypeAndObjectMeta } from './cel-value.js';
 import { KUBERNETES_LIBRARY, knownFunction, TWO_VARIABLE_MACROS, TYPE_NAMES } from './cel-environment.js';
 import { celLibrary } from './cel-library.js';
+import { TYPE_IDENTIFIERS, TYPE_NAMES as KUBERNETES_TYPES } from './cel-kubernetes/opaque.js';
 import { compileRegexp } from './cel-kubernetes/regex.js';
 
 type Node = Record<string, unknown>;
@@ -18,7 +19,7 @@ export interface Expr {
     | { case: 'selectExpr'; value: { operand?: Expr; field: string; testOnly: boolean } }
     | { case: 'callExpr'; value: { target?: Expr; function: string; args: Expr[] } }
     | { case: 'listExpr'; value: { elements: Expr[] } }
-    | { case: 'structExpr'; value: { entries: Array<{ keyKind: { case: string; value?: unknown }; value?: Expr }> } }
+    | { case: 'structExpr'; value: { messageName?: string; entries: Array<{ keyKind: { case: string; value?: unknown }; value?: Expr }> } }
     | {
         case: 'comprehensionExpr';
         value: {
@@ -59,14 +60,14 @@ export function analyse(root: Expr, schema: Node): Analysis {
         const name = kind.value.name;
         if (name === 'oldSelf') found.oldSelf = true;
         if (scope.has(name)) return scope.get(name) ?? undefined;
-        else if (!TYPE_NAMES.has(name)) found.errors.push(`undeclared reference to '${name}'`);
+        else if (!TYPE_NAMES.has(name) && !TYPE_IDENTIFIERS.has(name)) found.errors.push(`undeclared reference to '${name}'`);
         return undefined;
       }
       case 'selectExpr': {
         const operand = kind.value.operand;
         const qualified = qualifiedName(expr);
         if (qualified !== undefined && !scope.has(qualified.split('.')[0]!)) {
-          found.errors.push(`undeclared reference to '${qualified}'`);
+          if (!TYPE_IDENTIFIERS.has(qualified)) found.errors.push(`undeclared reference to '${qualified}'`);
           return undefined;
         }
         return member(walk(operand, scope), kind.value.field);
@@ -98,6 +99,8 @@ export function analyse(root: Expr, schema: Node): Analysis {
         for (const element of kind.value.elements) walk(element, scope);
         return undefined;
       case 'structExpr':
+        if ((KUBERNETES_TYPES as readonly string[]).includes(kind.value.messageName ?? ''))
+          found.errors.push(`'${kind.value.messageName}' is not a message type`);
         for (const entry of kind.value.entries) {
           if (entry.keyKind.case === 'mapKey') walk(entry.keyKind.value as Expr, scope);
           walk(entry.value, scope);

@@ -126,6 +126,16 @@ const environment: LibraryCase[] = [
     "'a'.matches('[')",
     "'a'.find('(')",
     "'a'.findAll('a**')",
+    // The type names a rule may write, and those it may not.
+    'type(optional.none()) == optional_type',
+    "type(cidr('1.0.0.0/8')) == net.CIDR",
+    "type(ip('1.2.3.4')) == net.IP",
+    "type(ip('1.2.3.4')) == string",
+    'net.IP',
+    'net.IP{}',
+    "type(quantity('1')) == kubernetes.Quantity",
+    "type(url('https://a')) == kubernetes.URL",
+    'type(format.uuid()) == kubernetes.NamedFormat',
   ]),
   ...exprs('skipped', [
     '[1, 2].all(i, v, v > i)',

@@ -22,8 +22,9 @@ export interface CelRuntime {
 
 const HELD = Symbol('value held by a Kubernetes CEL value');
 
-/** One of the types: its CEL type for signatures, a maker and a reader of its values. */
+/** One of the types: its message, its CEL type for signatures, a maker and a reader of its values. */
 export interface OpaqueType<T> {
+  desc: DescMessage;
   type: CelObjectType;
   /** A CEL value holding `value`; values with equal keys are equal. */
   of(key: string, value: T): ReflectMessage;
@@ -74,14 +75,22 @@ export const TYPE_NAMES = [
   'optional_type',
 ] as const;
 export type TypeName = (typeof TYPE_NAMES)[number];
+/** The types a rule may name (`type(x) == net.IP`), as Kubernetes' environment declares them; the others it may not. */
+export const TYPE_IDENTIFIERS: ReadonlySet<string> = new Set<TypeName>(['net.IP', 'net.CIDR', 'optional_type']);
 
-/** The types, by name. */
+const made = new WeakMap<object, Record<TypeName, OpaqueType<unknown>>>();
+
+/** The types, by name: made once a runtime, for the functions and the registry alike. */
 export function opaqueTypes(runtime: CelRuntime): Record<TypeName, OpaqueType<unknown>> {
+  const found = made.get(runtime.cel);
+  if (found !== undefined) return found;
   const messages = descriptors(runtime, [...TYPE_NAMES]);
   const types = {} as Record<TypeName, OpaqueType<unknown>>;
+  made.set(runtime.cel, types);
   for (const name of TYPE_NAMES) {
     const desc = messages.get(name)!;
     types[name] = {
+      desc,
       type: runtime.cel.objectType(desc),
       of(key, value) {
         const message = runtime.protobuf.create(desc, { key } as never) as Message & { [HELD]?: unknown };
