@@ -115,7 +115,12 @@ function convert(node: Node, metaRef: string): Schema {
     if (typeof node[keyword] === 'number') out[keyword] = node[keyword];
   }
   // Kept as Go reads it (ajv runs patterns with Go's regexp); one Go refuses is the CRD's lint error (structural-keywords.ts).
-  if (typeof node.pattern === 'string' && goRegExpError(node.pattern) === undefined) out.pattern = node.pattern;
+  if (typeof node.pattern === 'string' && goRegExpError(node.pattern) === undefined) {
+    // RE2 is linear, not free (about a microsecond a character): a value already too long is refused for
+    // its length alone, so the pattern never runs on more than maxLength characters.
+    if (typeof node.maxLength === 'number') Object.assign(out, { if: { maxLength: node.maxLength }, then: { pattern: node.pattern } });
+    else out.pattern = node.pattern;
+  }
 
   if (isPlainObject(node.items)) out.items = convert(node.items, metaRef);
   // A set's repeats are refused at their index, in the API server's words, by list-map-keys.ts, not by uniqueItems.

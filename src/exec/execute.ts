@@ -84,7 +84,8 @@ export function checkRequest(collection: Executable, request: ExecRequest, probl
     steps.push(problems.length);
     if (selection !== undefined) check.manifest = render(collection, selection, resolved, problems, steps);
   }
-  check.problems = firstStepPerPointer(problems, steps);
+  // The kind's check is the step after render's (steps: shape, select, resolve, validate, render).
+  check.problems = firstStepPerPointer(problems, steps, steps.length === 5 ? 5 : -1);
   return check;
 }
 
@@ -201,17 +202,20 @@ function manifestProblems(
 
 /**
  * The problems of the first step that names a pointer, so the schema's word comes before the
- * render's and the kind's; a step's own problems at one pointer all stay (two CEL rules an object
- * breaks are two errors, as the API server lists them), each once.
+ * render's and the kind's; at one pointer a step says one thing (ajv's type and format of one value
+ * are one mistake), but the kind's check says all, as the API server lists them (two CEL rules one
+ * object breaks are two errors), each once.
  */
-function firstStepPerPointer(problems: Problem[], steps: number[]): Problem[] {
+function firstStepPerPointer(problems: Problem[], steps: number[], kindStep: number): Problem[] {
   const named = new Map<string, number>();
   const said = new Set<string>();
   let step = 0;
   return problems.filter((problem, index) => {
     while (step < steps.length && steps[step]! <= index) step++;
-    const first = named.get(problem.pointer) ?? (named.set(problem.pointer, step), step);
+    const first = named.get(problem.pointer);
+    if (first === undefined) named.set(problem.pointer, step);
+    else if (first !== step || step !== kindStep) return false;
     const text = `${problem.pointer}\u0000${problem.detail}`;
-    return first === step && !said.has(text) && said.add(text);
+    return !said.has(text) && said.add(text);
   });
 }

@@ -81,6 +81,33 @@ describe('a CRD pattern in the custom-resource check', () => {
   });
 });
 
+describe('a pattern under a maxLength', () => {
+  it('runs only on a value within the length: a longer one is refused for its length, whatever its size', () => {
+    const crd = databaseCrd({});
+    const version = readCrd(crd).crd!.versions.find((each) => each.served)!;
+    (version.schema as any).properties.spec.properties.name = { type: 'string', maxLength: 63, pattern: CATASTROPHIC };
+    const kindSchema = crdKindSchema(readCrd(crd).crd!, version, objectMetaDefinitions());
+    const check = ManifestCheck.forCustomResource('Database', {
+      crd: 'databases.platform.example.com',
+      version: version.name,
+      definitions: kindSchema.definitions,
+      openAPIV3Schema: version.schema,
+    });
+    const problems = (name: string) =>
+      check
+        .problems({
+          apiVersion: 'platform.example.com/v1',
+          kind: 'Database',
+          metadata: { name: 'o' },
+          spec: { engine: 'postgres', storage: { size: '1Gi' }, name },
+        })
+        .map(({ pointer, detail }) => `${pointer} ${detail}`);
+    expect(problems(adversarial(60_000))).toEqual(['/spec/name must NOT have more than 63 characters']);
+    expect(problems(adversarial(63))).toEqual([`/spec/name must match pattern "${CATASTROPHIC}"`]);
+    expect(problems('web-1')).toEqual([]);
+  });
+});
+
 describe('a pattern Go refuses', () => {
   it('is a problem of the CRD, in the API server words, with the pattern and a fix', () => {
     const { problems } = readCrd(databaseCrd({ ahead: '^(?=x)', twice: '(a)\\1' }));
