@@ -15,14 +15,16 @@ import type { CrdProblem } from './crd.js';
 import { CelValues } from './cel-value.js';
 import { correlatedElements } from './cel-correlation.js';
 import { evaluate, type RuleProblem } from './cel-evaluate.js';
+import { celCostProblems } from './cel-cost-budget.js';
 import { type RuleNode, RuleTree, type SkippedRule, type TransitionRule } from './cel-rule-tree.js';
 import { withDefaults, withinBounds } from './structural-value.js';
 
 type Node = Record<string, unknown>;
 
 export class CelRules {
-  /** Rules that do not compile, or that the API server refuses, as it would refuse the CRD for them. */
-  readonly problems: CrdProblem[];
+  private readonly compileProblems: CrdProblem[];
+  private readonly costProblems: () => CrdProblem[];
+  private allProblems: CrdProblem[] | undefined;
   /** Rules this library cannot run: never checked here, on a create or an update. */
   readonly skipped: SkippedRule[];
   /** Rules compiled and checked on every manifest (transition rules not counted: see transitionRules). */
@@ -36,11 +38,18 @@ export class CelRules {
     schemaPointer: string,
   ) {
     const tree = new RuleTree(schema, schemaPointer);
-    this.problems = tree.problems;
+    this.compileProblems = tree.problems;
+    // Estimated when asked (lint, a rendered CRD), not by a server that only runs the rules.
+    this.costProblems = () => celCostProblems(schema, schemaPointer);
     this.skipped = tree.skipped;
     this.count = tree.count;
     this.transitionRules = tree.transitionRules;
     this.root = tree.root;
+  }
+
+  /** Rules that do not compile, or that the API server refuses (one whose estimated cost is over its budget too), as it would refuse the CRD for them. */
+  get problems(): CrdProblem[] {
+    return (this.allProblems ??= [...this.compileProblems, ...this.costProblems()]);
   }
 
   /** Compiles every rule of a version's openAPIV3Schema; `schemaPointer` is where it sits in the CRD file. */

@@ -311,13 +311,15 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
   });
 
   it('run no rule below a list whose elements cannot be correlated (atomic, set): the API server refuses such a CRD; a rule on the list itself runs', () => {
+    // Bounded: without maxItems and maxLength the API server refuses these rules for their estimated cost too.
     const schema = specWith(
       {
-        names: { type: 'array', items: immutable({ type: 'string' }) },
+        names: { type: 'array', maxItems: 10, items: immutable({ type: 'string', maxLength: 10 }) },
         tags: {
           type: 'array',
+          maxItems: 10,
           'x-kubernetes-list-type': 'set',
-          items: { type: 'object', properties: { key: immutable({ type: 'string' }) } },
+          items: { type: 'object', properties: { key: immutable({ type: 'string', maxLength: 10 }) } },
         },
         order: immutable({ type: 'array', items: { type: 'string' } }, 'the order cannot be changed'),
       },
