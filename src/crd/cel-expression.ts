@@ -5,13 +5,16 @@
 import type { CelInput } from '@bufbuild/cel';
 import { libraryReason } from './cel-environment.js';
 import { celLibrary } from './cel-library.js';
+import type { CostTracker } from './cel-runtime-cost.js';
+import { planTracked } from './cel-runtime-plan.js';
 import { type Analysis, analyse, type Expr } from './cel-type-check.js';
 
 type Node = Record<string, unknown>;
 
 /** `oldSelf` is bound for transition rules only; a messageExpression reading it on a create falls back to message. */
 export type Bindings = { self: CelInput; oldSelf?: CelInput };
-export type Program = (bindings: Bindings) => unknown;
+/** Runs the expression; with a tracker, counts its cost there and stops past the tracker's limit. */
+export type Program = (bindings: Bindings, tracker?: CostTracker) => unknown;
 
 /** An expression with its string literals emptied, to look for syntax in it. */
 const withoutStrings = (text: string) => text.replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, "''");
@@ -37,9 +40,8 @@ export function analyseExpression(text: string, schema: Node): Analysed {
 
 export function planExpression(parsed: { expr: Expr }): { program: Program } | { error: string } {
   try {
-    const { cel, env } = celLibrary();
-    const program = cel.plan(env, parsed as never) as unknown as (bindings: Record<string, CelInput>) => unknown;
-    return { program: (bindings) => program(bindings) };
+    const program = planTracked(parsed);
+    return { program: (bindings, tracker) => program(bindings, tracker) };
   } catch (error) {
     return { error: (error as Error).message };
   }

@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { kubernetesFunctions, kubernetesTypes } from './cel-kubernetes/index.js';
+import { goStrings } from './cel-strings.js';
 
 type Cel = typeof import('@bufbuild/cel');
 type CelExtensions = typeof import('@bufbuild/cel/ext');
@@ -39,7 +40,8 @@ export function celLibrary(): CelLibrary {
       reflect: require('@bufbuild/protobuf/reflect') as Reflection,
       re2: require('@bufbuild/re2') as Re2,
     };
-    const funcs = [...ext.strings, ...kubernetesFunctions(runtime)];
+    // goStrings after the strings extension: its replace() takes the place of @bufbuild/cel's.
+    const funcs = [...ext.strings, ...goStrings(cel), ...kubernetesFunctions(runtime)];
     library = { ...runtime, ext, env: cel.celEnv({ funcs, registry: kubernetesTypes(runtime) }) };
   }
   return library;

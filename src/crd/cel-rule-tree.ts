@@ -41,6 +41,8 @@ export interface CompiledRule {
   program: Program;
   message: string | undefined;
   messageProgram: Program | undefined;
+  /** The messageExpression as written, for the API server's words when its cost stops the check. */
+  messageExpression?: string;
   fieldPath: string[];
   reason: string | undefined;
 }
@@ -166,6 +168,7 @@ export class RuleTree {
       program: program.program,
       message: typeof entry.message === 'string' && entry.message.trim() !== '' ? entry.message.trim() : undefined,
       messageProgram: this.compileMessage(entry, schema, pointer),
+      ...(typeof entry.messageExpression === 'string' ? { messageExpression: entry.messageExpression } : {}),
       fieldPath: fieldPath !== undefined && fieldPathExists(schema, fieldPath) ? fieldPath : [],
       reason: typeof entry.reason === 'string' ? entry.reason : undefined,
     };

@@ -14,8 +14,9 @@ import { isPlainObject, type JsonObject } from '../util/json.js';
 import type { CrdProblem } from './crd.js';
 import { CelValues } from './cel-value.js';
 import { correlatedElements } from './cel-correlation.js';
-import { evaluate, type RuleProblem } from './cel-evaluate.js';
+import { evaluateAll, type RuleProblem } from './cel-evaluate.js';
 import { celCostProblems } from './cel-cost-budget.js';
+import { CostBudget } from './cel-runtime-budget.js';
 import { type RuleNode, RuleTree, type SkippedRule, type TransitionRule } from './cel-rule-tree.js';
 import { withDefaults, withinBounds } from './structural-value.js';
 
@@ -58,11 +59,11 @@ export class CelRules {
   }
 
   /** Every failed rule of a manifest, each with a JSON Pointer into the manifest; transition rules are not run. */
-  check(manifest: unknown): RuleProblem[] {
+  check(manifest: unknown, budget = new CostBudget()): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || !isPlainObject(manifest)) return problems;
     // The API server fills in defaults before its rules run: a rule may read a member the caller left out.
-    visit(this.root, withDefaults(manifest, this.schema), new CelValues(), [], problems);
+    visit(this.root, withDefaults(manifest, this.schema), new CelValues(), [], problems, budget);
     return problems;
   }
 
@@ -72,58 +73,66 @@ export class CelRules {
    * by member name and map key, and by the keys of `x-kubernetes-list-type: map` lists (never by
    * position); each problem with a JSON Pointer into `after`. Rules over `self` alone are not run.
    */
-  checkTransition(before: unknown, after: unknown): RuleProblem[] {
+  checkTransition(before: unknown, after: unknown, budget = new CostBudget()): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || this.transitionRules.length === 0 || !isPlainObject(before) || !isPlainObject(after)) return problems;
-    visitTransition(this.root, withDefaults(after, this.schema), withDefaults(before, this.schema), new CelValues(), [], problems);
+    visitTransition(this.root, withDefaults(after, this.schema), withDefaults(before, this.schema), new CelValues(), [], problems, budget);
     return problems;
   }
 }
 
-function visit(node: RuleNode, value: unknown, values: CelValues, path: string[], problems: RuleProblem[]): void {
-  if (value === null || value === undefined) return;
+function visit(node: RuleNode, value: unknown, values: CelValues, path: string[], problems: RuleProblem[], budget: CostBudget): void {
+  if (value === null || value === undefined || budget.stopped) return;
   // A value larger than the schema allows is refused by the schema check; rules on it could cost without bound.
   if (node.rules.length > 0 && withinBounds(value, node.schema)) {
     const bindings = { self: values.of(value, node.schema) };
     const refused = () => values.isRefused(value, node.schema);
-    for (const rule of node.rules) evaluate(rule, bindings, refused, path, problems);
+    evaluateAll(node.rules, bindings, refused, path, problems, budget);
   }
   if (isPlainObject(value)) {
     for (const [name, child] of node.properties) {
-      if (Object.hasOwn(value, name)) visit(child, value[name], values, [...path, name], problems);
+      if (Object.hasOwn(value, name)) visit(child, value[name], values, [...path, name], problems, budget);
     }
     if (node.additional !== undefined) {
-      for (const [key, member] of Object.entries(value)) visit(node.additional, member, values, [...path, key], problems);
+      for (const [key, member] of Object.entries(value)) visit(node.additional, member, values, [...path, key], problems, budget);
     }
   } else if (Array.isArray(value) && node.items !== undefined) {
-    value.forEach((item, index) => visit(node.items!, item, values, [...path, String(index)], problems));
+    value.forEach((item, index) => visit(node.items!, item, values, [...path, String(index)], problems, budget));
   }
 }
 
 /** The transition rules at `node` and below, `value` and `old` the new and the old value there; `path` is in the new object. */
-function visitTransition(node: RuleNode, value: unknown, old: unknown, values: CelValues, path: string[], problems: RuleProblem[]): void {
+function visitTransition(
+  node: RuleNode,
+  value: unknown,
+  old: unknown,
+  values: CelValues,
+  path: string[],
+  problems: RuleProblem[],
+  budget: CostBudget,
+): void {
   // Transition rules run only where the value exists in both objects (optionalOldSelf rules, which
   // would run without an old value, are skipped); nothing below an absent value correlates either.
-  if (value === null || value === undefined || old === null || old === undefined) return;
+  if (value === null || value === undefined || old === null || old === undefined || budget.stopped) return;
   if (node.transitions.length > 0 && withinBounds(value, node.schema) && withinBounds(old, node.schema)) {
     const bindings = { self: values.of(value, node.schema), oldSelf: values.of(old, node.schema) };
     const refused = () => values.isRefused(value, node.schema) || values.isRefused(old, node.schema);
-    for (const rule of node.transitions) evaluate(rule, bindings, refused, path, problems);
+    evaluateAll(node.transitions, bindings, refused, path, problems, budget);
   }
   if (isPlainObject(value)) {
     if (!isPlainObject(old)) return;
     const member = (key: string) => (Object.hasOwn(old, key) ? old[key] : undefined);
     for (const [name, child] of node.properties) {
-      if (Object.hasOwn(value, name)) visitTransition(child, value[name], member(name), values, [...path, name], problems);
+      if (Object.hasOwn(value, name)) visitTransition(child, value[name], member(name), values, [...path, name], problems, budget);
     }
     if (node.additional !== undefined) {
       for (const [key, item] of Object.entries(value)) {
-        visitTransition(node.additional, item, member(key), values, [...path, key], problems);
+        visitTransition(node.additional, item, member(key), values, [...path, key], problems, budget);
       }
     }
   } else if (Array.isArray(value) && node.items !== undefined) {
     for (const [index, item, was] of correlatedElements(node.schema, value, old)) {
-      visitTransition(node.items, item, was, values, [...path, String(index)], problems);
+      visitTransition(node.items, item, was, values, [...path, String(index)], problems, budget);
     }
   }
 }

@@ -12,6 +12,10 @@ import { celCostProblems } from '../../src/crd/cel-cost-budget.js';
 import { estimateCost } from '../../src/crd/cel-cost-estimate.js';
 import { declOf } from '../../src/crd/cel-cost-sizes.js';
 import { analyseExpression } from '../../src/crd/cel-expression.js';
+import { CelRules } from '../../src/crd/cel-rules.js';
+import { callLimitExceeded, CostBudget } from '../../src/crd/cel-runtime-budget.js';
+import { ManifestCheck } from '../../src/manifest/kube-check.js';
+import type { JsonObject } from '../../src/util/json.js';
 import { runCli } from '../helpers/build.js';
 import { readCostVectors } from '../helpers/cel-cost-vectors.js';
 import { goPathToPointer } from '../helpers/oracle.js';
@@ -20,6 +24,7 @@ import { repoCopy, SHIPPED_REPOS } from '../helpers/repos.js';
 type Node = Record<string, unknown>;
 const vectors = readCostVectors();
 const estimates = vectors.flatMap((v) => (v.kind === 'estimate' ? [v] : []));
+const runs = vectors.flatMap((v) => (v.kind === 'runtime' ? [v] : []));
 
 /** The schema node at a Go path (`properties[spec].items`) and whether it is the root or an embedded resource. */
 function nodeAt(schema: Node, goPath: string): { node: Node; resource: boolean } {
@@ -134,5 +139,71 @@ describe('lint of a CRD whose rules cost more than the API server allows', () =>
     writeFileSync(file, JSON.stringify(crd({ type: 'array', maxItems: 20, items: { type: 'string', maxLength: 16 } }), null, 2));
     const bounded = await runCli(['lint', '--repos', repos]);
     expect(bounded.stderr).not.toContain('estimated rule cost');
+  });
+});
+
+describe('running the rules of a custom resource, against the API server', () => {
+  it('costs each run what it costs the API server, and leaves its budget', () => {
+    const mismatches: string[] = [];
+    let compared = 0;
+    for (const { source, schema, object, go } of runs) {
+      const rules = CelRules.compile(schema as JsonObject);
+      // Not run here: skipped (two-variable comprehensions), or not compiled for a new CRD (semver is for stored rules in 1.33).
+      if (rules.skipped.length > 0 || rules.count < JSON.stringify(schema).split('"rule":').length - 1) continue;
+      const budget = new CostBudget();
+      rules.check(object, budget);
+      compared++;
+      if (budget.remaining !== go.remaining) mismatches.push(`${source}: ours leaves ${budget.remaining}, Go ${go.remaining}`);
+    }
+    expect(mismatches).toEqual([]);
+    expect(compared).toBeGreaterThan(450);
+  });
+
+  it('ends the check at a rule past the per-call limit or the budget, in the API server’s words and place', () => {
+    const stopped = runs.filter((run) => run.go.remaining < 0);
+    expect(stopped.length).toBe(3);
+    for (const { schema, object, go } of stopped) {
+      const problems = CelRules.compile(schema as JsonObject).check(object);
+      const costErrors = go.errors.filter((error) => error.detail.includes('cost'));
+      expect(costErrors.length).toBe(1);
+      expect(problems).toContainEqual({
+        pointer: goPathToPointer(costErrors[0]!.field.replace(/^(?=.)/, '')).replace(/^(?!\/)/, '/'),
+        detail: costErrors[0]!.detail.replace(/^Invalid value: "object": /, ''),
+      });
+    }
+  });
+
+  it('stops the n³ rule on 200 items of an unbounded list at the per-call limit (a CRD lint would refuse)', () => {
+    const rule = 'self.l.all(a, self.l.all(b, self.l.all(c, a == b && b == c)))';
+    const openAPIV3Schema = {
+      type: 'object',
+      properties: {
+        spec: { type: 'object', properties: { l: { type: 'array', items: { type: 'string' } } }, 'x-kubernetes-validations': [{ rule }] },
+      },
+    };
+    const check = ManifestCheck.forCustomResource('Widget', {
+      crd: 'widgets.example.com',
+      version: 'v1',
+      definitions: { Widget: { type: 'object' } },
+      openAPIV3Schema,
+    });
+    const manifest = {
+      apiVersion: 'example.com/v1',
+      kind: 'Widget',
+      metadata: { name: 'w', namespace: 'default' },
+      spec: { l: Array(200).fill('x') },
+    };
+    expect(check.problems(manifest)).toContainEqual({ pointer: '/spec', detail: callLimitExceeded(rule) });
+  });
+
+  it('stops a replace whose cost is past the limit before it builds its result', () => {
+    const rule = "self.s.replace('a', self.s).replace('a', self.s).size() > 0";
+    const schema = {
+      type: 'object',
+      properties: { spec: { type: 'object', properties: { s: { type: 'string' } }, 'x-kubernetes-validations': [{ rule }] } },
+    };
+    // The first replace makes 2,300² characters; the second would cost 0.2 a character of them, and make 2,300³.
+    const problems = CelRules.compile(schema).check({ spec: { s: 'a'.repeat(2300) } });
+    expect(problems).toEqual([{ pointer: '/spec', detail: callLimitExceeded(rule) }]);
   });
 });
