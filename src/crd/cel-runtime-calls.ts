@@ -7,6 +7,7 @@
 import type { CelValue } from '@bufbuild/cel';
 import { NOMINAL, PARSES, TRAVERSES } from './cel-cost-kubernetes.js';
 import { celLibrary } from './cel-library.js';
+import { runes } from './cel-strings.js';
 
 const TRAVERSAL = 0.1;
 const REGEX = 0.25;
@@ -47,22 +48,6 @@ const FORMAT_REGEX: Record<string, number> = {
   date: 71,
   datetime: 71,
 };
-
-/** Code points, as Go counts a string's size. */
-function runes(text: string): number {
-  let count = text.length;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        count--;
-        i++;
-      }
-    }
-  }
-  return count;
-}
 
 /** actualSize: a value's size when it has one (traits.Sizer), else 1. */
 export function actualSize(value: unknown): number {
