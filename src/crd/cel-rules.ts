@@ -18,7 +18,8 @@ import { evaluateAll, type RuleProblem } from './cel-evaluate.js';
 import { celCostProblems } from './cel-cost-budget.js';
 import { CostBudget } from './cel-runtime-budget.js';
 import { type RuleNode, RuleTree, type SkippedRule, type TransitionRule } from './cel-rule-tree.js';
-import { withDefaults, withinBounds } from './structural-value.js';
+import { SchemaDefaults } from '../schema/structural-defaults.js';
+import { withinBounds } from './structural-value.js';
 
 type Node = Record<string, unknown>;
 
@@ -33,11 +34,10 @@ export class CelRules {
   /** Transition rules compiled and checked on an update (`checkTransition`), in schema order. */
   readonly transitionRules: TransitionRule[];
   private readonly root: RuleNode | undefined;
+  /** The API server fills in defaults before its rules run: a rule may read a member the caller left out. */
+  private readonly defaults: SchemaDefaults | undefined;
 
-  private constructor(
-    private readonly schema: Node,
-    schemaPointer: string,
-  ) {
+  private constructor(schema: Node, schemaPointer: string) {
     const tree = new RuleTree(schema, schemaPointer);
     this.compileProblems = tree.problems;
     // Estimated when asked (lint, a rendered CRD), not by a server that only runs the rules.
@@ -46,11 +46,16 @@ export class CelRules {
     this.count = tree.count;
     this.transitionRules = tree.transitionRules;
     this.root = tree.root;
+    this.defaults = SchemaDefaults.compile(schema);
   }
 
   /** Rules that do not compile, or that the API server refuses (one whose estimated cost is over its budget too), as it would refuse the CRD for them. */
   get problems(): CrdProblem[] {
     return (this.allProblems ??= [...this.compileProblems, ...this.costProblems()]);
+  }
+
+  private defaulted(manifest: unknown): unknown {
+    return this.defaults === undefined ? manifest : this.defaults.apply(manifest);
   }
 
   /** Compiles every rule of a version's openAPIV3Schema; `schemaPointer` is where it sits in the CRD file. */
@@ -62,8 +67,7 @@ export class CelRules {
   check(manifest: unknown, budget = new CostBudget()): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || !isPlainObject(manifest)) return problems;
-    // The API server fills in defaults before its rules run: a rule may read a member the caller left out.
-    visit(this.root, withDefaults(manifest, this.schema), new CelValues(), [], problems, budget);
+    visit(this.root, this.defaulted(manifest), new CelValues(), [], problems, budget);
     return problems;
   }
 
@@ -76,7 +80,7 @@ export class CelRules {
   checkTransition(before: unknown, after: unknown, budget = new CostBudget()): RuleProblem[] {
     const problems: RuleProblem[] = [];
     if (this.root === undefined || this.transitionRules.length === 0 || !isPlainObject(before) || !isPlainObject(after)) return problems;
-    visitTransition(this.root, withDefaults(after, this.schema), withDefaults(before, this.schema), new CelValues(), [], problems, budget);
+    visitTransition(this.root, this.defaulted(after), this.defaulted(before), new CelValues(), [], problems, budget);
     return problems;
   }
 }
