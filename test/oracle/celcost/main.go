@@ -108,11 +108,11 @@ func estimate(schema *apiextensions.JSONSchemaProps) output {
 	crd := &apiextensions.CustomResourceDefinition{
 		ObjectMeta: metav1.ObjectMeta{Name: "widgets.example.com"},
 		Spec: apiextensions.CustomResourceDefinitionSpec{
-			Group:    "example.com",
-			Names:    apiextensions.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
-			Scope:    apiextensions.NamespaceScoped,
-			Versions: []apiextensions.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Storage: true}},
-			Validation: &apiextensions.CustomResourceValidation{OpenAPIV3Schema: schema},
+			Group:                 "example.com",
+			Names:                 apiextensions.CustomResourceDefinitionNames{Plural: "widgets", Singular: "widget", Kind: "Widget", ListKind: "WidgetList"},
+			Scope:                 apiextensions.NamespaceScoped,
+			Versions:              []apiextensions.CustomResourceDefinitionVersion{{Name: "v1", Served: true, Storage: true}},
+			Validation:            &apiextensions.CustomResourceValidation{OpenAPIV3Schema: schema},
 			PreserveUnknownFields: ptr(false),
 		},
 		Status: apiextensions.CustomResourceDefinitionStatus{StoredVersions: []string{"v1"}},
