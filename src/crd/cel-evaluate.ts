@@ -4,6 +4,7 @@
  * Each run's cost is taken from the custom resource's budget (cel-runtime-budget.ts); a rule past
  * its limit or the budget ends the check, as in the API server.
  */
+import { duplicate, FieldPath, forbidden, invalid, required } from '../apiserver/field-error.js';
 import type { Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';
 import { celLibrary } from './cel-library.js';
@@ -28,7 +29,7 @@ export function evaluateAll(
 ): void {
   if (budget.stopped) return;
   if (budget.remaining === 0) {
-    problems.push({ pointer: toPointer(path), detail: OUT_OF_BUDGET });
+    problems.push({ pointer: toPointer(path), detail: goBody(rules[0]!, OUT_OF_BUDGET) });
     return budget.stop();
   }
   for (const rule of rules) {
@@ -53,25 +54,39 @@ export function evaluate(
   } catch (error) {
     result = error;
   }
-  if (!budget.spend(tracker.cost)) return void problems.push({ pointer: toPointer(path), detail: OUT_OF_BUDGET });
+  if (!budget.spend(tracker.cost)) return void problems.push({ pointer: toPointer(path), detail: goBody(rule, OUT_OF_BUDGET) });
   if (tracker.exceeded) {
     budget.stop();
-    return void problems.push({ pointer: toPointer(path), detail: callLimitExceeded(rule.message ?? rule.rule) });
+    return void problems.push({ pointer: toPointer(path), detail: goBody(rule, callLimitExceeded(rule.message ?? rule.rule)) });
   }
   if (result === true) return;
   if (result !== false) {
     // An error: on a value the schema refuses, the schema check has said it already.
     const detail = celLibrary().cel.isCelError(result) || result instanceof Error ? result.message : `gave ${String(result)}, not a bool`;
     if (refused()) return;
-    problems.push({ pointer: toPointer(path), detail: `${detail} evaluating rule: ${rule.message ?? rule.rule}` });
+    problems.push({ pointer: toPointer(path), detail: goBody(rule, `${detail} evaluating rule: ${rule.message ?? rule.rule}`) });
     return;
   }
   const pointer = toPointer([...path, ...rule.fieldPath]);
-  const detail = message(rule, bindings, budget);
-  if (budget.stopped) return void problems.push({ pointer, detail }); // the messageExpression's cost ended the check
-  const problem: RuleProblem = { pointer, detail };
+  const said = message(rule, bindings, budget);
+  // The messageExpression's cost ended the check: the API server says so as an Invalid error.
+  if (budget.stopped) return void problems.push({ pointer, detail: goBody(rule, said) });
+  const problem: RuleProblem = { pointer, detail: goBody(rule, said, rule.reason) };
   if (rule.reason !== undefined) problem.reason = rule.reason;
   problems.push(problem);
+}
+
+const HERE = FieldPath.of();
+
+/**
+ * A rule's error as the API server words it (fieldErrorForReason): by the rule's reason, the value
+ * shown as the type of the rule's schema node, e.g. `Invalid value: "object": <message>`.
+ */
+function goBody(rule: CompiledRule, detail: string, reason?: string): string {
+  if (reason === 'FieldValueForbidden') return forbidden(HERE, detail).body;
+  if (reason === 'FieldValueRequired') return required(HERE, detail).body;
+  if (reason === 'FieldValueDuplicate') return duplicate(HERE, rule.schemaType).body;
+  return invalid(HERE, rule.schemaType, detail).body;
 }
 
 function message(rule: CompiledRule, bindings: Bindings, budget: CostBudget): string {

@@ -45,6 +45,8 @@ export interface CompiledRule {
   messageExpression?: string;
   fieldPath: string[];
   reason: string | undefined;
+  /** The rule's schema node's `type` ('' when it has none): the value the API server's error shows. */
+  schemaType: string;
 }
 
 /** A schema node on the way to rules: its own rules, and the members below it that have some. */
@@ -171,6 +173,7 @@ export class RuleTree {
       ...(typeof entry.messageExpression === 'string' ? { messageExpression: entry.messageExpression } : {}),
       fieldPath: fieldPath !== undefined && fieldPathExists(schema, fieldPath) ? fieldPath : [],
       reason: typeof entry.reason === 'string' ? entry.reason : undefined,
+      schemaType: typeof schema.type === 'string' ? schema.type : '',
     };
     return found.oldSelf ? { transition: compiled } : { create: compiled };
   }

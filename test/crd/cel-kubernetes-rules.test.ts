@@ -29,7 +29,7 @@ describe("rules calling Kubernetes' CEL libraries", () => {
     expect(rules.count).toBe(1);
     expect(rules.check(manifest(['example.com', 'a.example.com']))).toEqual([]);
     expect(rules.check(manifest(['example.com', '2001:db8::1']))).toEqual([
-      { pointer: '/spec/hostnames', detail: 'Hostnames cannot contain an IP' },
+      { pointer: '/spec/hostnames', detail: 'Invalid value: "array": Hostnames cannot contain an IP' },
     ]);
   });
 
@@ -48,7 +48,9 @@ describe("rules calling Kubernetes' CEL libraries", () => {
     expect([rules.skipped, rules.problems, rules.count]).toEqual([[], [], 7]);
     expect(rules.check(manifest(['a.example.com', 'b.example.com']))).toEqual([]);
     const failed = rules.check(manifest(['forbidden', 'http://x', '10.0.0.0/8', '2Gi', 'Not_A_Name', 'x666']));
-    expect(failed.map((problem) => problem.detail)).toEqual(['cidr', 'url', 'quantity', 'format', 'regex', 'lists', 'sets']);
+    expect(failed.map((problem) => problem.detail)).toEqual(
+      ['cidr', 'url', 'quantity', 'format', 'regex', 'lists', 'sets'].map((message) => `Invalid value: "array": ${message}`),
+    );
   });
 
   it('report an error of a library call as the API server does, with the rule', () => {
@@ -56,7 +58,7 @@ describe("rules calling Kubernetes' CEL libraries", () => {
     expect(rules.check(manifest(['10.0.0.1', 'fe80::1%eth0']))).toEqual([
       {
         pointer: '/spec/hostnames',
-        detail: 'IP address "fe80::1%eth0" with zone value is not allowed evaluating rule: IPv4 only',
+        detail: 'Invalid value: "array": IP address "fe80::1%eth0" with zone value is not allowed evaluating rule: IPv4 only',
       },
     ]);
   });

@@ -9,6 +9,11 @@ import { SourceFile } from '../../src/repository/source-file.js';
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/crds/databases.yaml');
 const version = readCrd(new SourceFile(FIXTURE).value).crd!.versions[1]!;
 const rules = CelRules.compile(version.schema, version.schemaPointer);
+
+/** A failed rule's detail as the API server words it: the value shown is the `type` of the schema node declaring the rule. */
+const invalid = (type: string, message: string) => `Invalid value: "${type}": ${message}`;
+/** The detail of a failed rule with reason FieldValueForbidden. */
+const forbidden = (message: string) => `Forbidden: ${message}`;
 const database = (spec: Record<string, unknown>, name = 'orders') => ({
   apiVersion: 'platform.example.com/v1',
   kind: 'Database',
@@ -37,11 +42,13 @@ describe('the rules of a CRD version', () => {
       { pointer: '/spec', rule: 'self.engine == oldSelf.engine', message: 'the engine cannot be changed' },
     ]);
     expect(rules.checkTransition(database({ engine: 'postgres' }), database({ engine: 'mysql' }))).toEqual([
-      { pointer: '/spec', detail: 'the engine cannot be changed' },
+      { pointer: '/spec', detail: invalid('object', 'the engine cannot be changed') },
     ]);
     expect(rules.problems).toEqual([]);
     expect(rules.skipped).toEqual([]);
-    expect(rules.check(database({ storage: { size: '512Mi' } }))).toEqual([{ pointer: '/spec/storage/size', detail: 'at least 1Gi' }]);
+    expect(rules.check(database({ storage: { size: '512Mi' } }))).toEqual([
+      { pointer: '/spec/storage/size', detail: invalid('string', 'at least 1Gi') },
+    ]);
     expect(rules.check(database({ storage: { size: '1Gi' } }))).toEqual([]);
   });
 
@@ -55,10 +62,10 @@ describe('the rules of a CRD version', () => {
       'a'.repeat(41),
     );
     expect(rules.check(manifest)).toEqual([
-      { pointer: '', detail: 'a database name has at most 40 characters' },
-      { pointer: '/spec/replicas', detail: 'a mysql cluster has at most 5 replicas' },
-      { pointer: '/spec/users/1', detail: 'user names may not start with system:', reason: 'FieldValueForbidden' },
-      { pointer: '/spec/backup', detail: 'a retention of 120 days is more than 90' },
+      { pointer: '', detail: invalid('object', 'a database name has at most 40 characters') },
+      { pointer: '/spec/replicas', detail: invalid('object', 'a mysql cluster has at most 5 replicas') },
+      { pointer: '/spec/users/1', detail: forbidden('user names may not start with system:'), reason: 'FieldValueForbidden' },
+      { pointer: '/spec/backup', detail: invalid('object', 'a retention of 120 days is more than 90') },
     ]);
   });
 
@@ -71,9 +78,9 @@ describe('the rules of a CRD version', () => {
     expect(check(schema, { count: 3, ratio: 0.5, port: 8080 })).toEqual([]);
     expect(check(schema, { count: 3, ratio: 0.5, port: 'https' })).toEqual([]);
     expect(check(schema, { count: 4, ratio: 0.25, port: 80 }).map((problem) => problem.detail)).toEqual([
-      'count must be 3',
-      'ratio must be 0.5',
-      'port above 1024 or named http*',
+      invalid('object', 'count must be 3'),
+      invalid('object', 'ratio must be 0.5'),
+      invalid('object', 'port above 1024 or named http*'),
     ]);
   });
 
@@ -101,11 +108,11 @@ describe('the rules of a CRD version', () => {
         (problem) => problem.detail,
       ),
     ).toEqual([
-      'label keys are lower case',
-      'a team label is required',
-      'max-size at most 100',
-      'starts after 2020',
-      'times out within an hour',
+      invalid('object', 'label keys are lower case'),
+      invalid('object', 'a team label is required'),
+      invalid('object', 'max-size at most 100'),
+      invalid('object', 'starts after 2020'),
+      invalid('object', 'times out within an hour'),
     ]);
   });
 
@@ -115,7 +122,9 @@ describe('the rules of a CRD version', () => {
       [{ rule: 'self.min <= self.max', message: 'min is at most max' }],
       ['min'],
     );
-    expect(check(schema, { min: 1 })).toEqual([{ pointer: '/spec', detail: 'field not found: max evaluating rule: min is at most max' }]);
+    expect(check(schema, { min: 1 })).toEqual([
+      { pointer: '/spec', detail: invalid('object', 'field not found: max evaluating rule: min is at most max') },
+    ]);
     // A string where an integer goes, a missing required member: the schema check says so, once.
     expect(check(schema, { min: 'one', max: 2 })).toEqual([]);
     expect(check(schema, { max: 2 })).toEqual([]);
@@ -127,7 +136,11 @@ describe('the rules of a CRD version', () => {
       { rule: 'self.n > 2', messageExpression: 'self.n', message: 'n above 2' },
       { rule: 'self.n > 3' },
     ]);
-    expect(check(schema, { n: 1 }).map((problem) => problem.detail)).toEqual(['n is 1', 'n above 2', 'failed rule: self.n > 3']);
+    expect(check(schema, { n: 1 }).map((problem) => problem.detail)).toEqual([
+      invalid('object', 'n is 1'),
+      invalid('object', 'n above 2'),
+      invalid('object', 'failed rule: self.n > 3'),
+    ]);
   });
 
   it('skip absent and null values, and evaluate rules of map values and nested lists', () => {
@@ -146,8 +159,8 @@ describe('the rules of a CRD version', () => {
     );
     expect(check(schema, { owner: null })).toEqual([]);
     expect(check(schema, { owner: '', limits: { cpu: 1, 'memory/max': -1 } })).toEqual([
-      { pointer: '/spec/owner', detail: 'owner is not empty' },
-      { pointer: '/spec/limits/memory~1max', detail: 'limits are not negative' },
+      { pointer: '/spec/owner', detail: invalid('string', 'owner is not empty') },
+      { pointer: '/spec/limits/memory~1max', detail: invalid('integer', 'limits are not negative') },
     ]);
   });
 
@@ -208,7 +221,7 @@ describe('the rules of a CRD version', () => {
       'rule "has(self.metadata.labels)" does not compile: undefined field \'labels\'',
     ]);
     expect(compiled.check({ apiVersion: 'x/v1', kind: 'X', metadata: { name: 'orders', labels: { a: 'b' } } })).toEqual([
-      { pointer: '', detail: "failed rule: self.metadata.name.startsWith('db-')" },
+      { pointer: '', detail: invalid('object', "failed rule: self.metadata.name.startsWith('db-')") },
     ]);
   });
 });
@@ -219,14 +232,14 @@ describe('what the API server does before its rules run', () => {
       { rule: "self.mode == 'A' || self.mode == 'B'", message: 'mode is A or B' },
     ]);
     expect(check(schema, {})).toEqual([]);
-    expect(check(schema, { mode: 'C' })).toEqual([{ pointer: '/spec', detail: 'mode is A or B' }]);
+    expect(check(schema, { mode: 'C' })).toEqual([{ pointer: '/spec', detail: invalid('object', 'mode is A or B') }]);
   });
 
   it('runs no rule on a value larger than the schema allows, which the schema check refuses, so a rule costs what the bounds allow', () => {
     const schema = specWith({ items: { type: 'array', maxItems: 3, items: { type: 'string', maxLength: 5 } } }, [
       { rule: 'self.items.all(x, self.items.all(y, x.size() + y.size() < 4))', message: 'short' },
     ]);
-    expect(check(schema, { items: ['ab', 'cd'] })).toEqual([{ pointer: '/spec', detail: 'short' }]);
+    expect(check(schema, { items: ['ab', 'cd'] })).toEqual([{ pointer: '/spec', detail: invalid('object', 'short') }]);
     expect(check(schema, { items: Array.from({ length: 5000 }, () => 'ab') })).toEqual([]);
     expect(check(schema, { items: ['abcdefgh'] })).toEqual([]);
   });
@@ -241,7 +254,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
   it('refuse a change with self == oldSelf, and allow an equal value and a value absent or null on either side', () => {
     const schema = specWith({ bucket: immutable({ type: 'string', nullable: true }, 'the bucket cannot be changed') }, []);
     expect(transition(schema, { bucket: 'a' }, { bucket: 'b' })).toEqual([
-      { pointer: '/spec/bucket', detail: 'the bucket cannot be changed' },
+      { pointer: '/spec/bucket', detail: invalid('string', 'the bucket cannot be changed') },
     ]);
     expect(transition(schema, { bucket: 'a' }, { bucket: 'a' })).toEqual([]);
     expect(transition(schema, {}, { bucket: 'b' })).toEqual([]);
@@ -260,7 +273,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
       },
     ]);
     expect(transition(schema, { bucket: 'a' }, { bucket: 'b' })).toEqual([
-      { pointer: '/spec/bucket', detail: 'the bucket cannot be changed', reason: 'FieldValueForbidden' },
+      { pointer: '/spec/bucket', detail: forbidden('the bucket cannot be changed'), reason: 'FieldValueForbidden' },
     ]);
   });
 
@@ -278,7 +291,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
       [],
     );
     expect(transition(schema, { limits: { cpu: 2, 'memory/max': 4 } }, { limits: { 'memory/max': 3, cpu: 2, disk: 1 } })).toEqual([
-      { pointer: '/spec/limits/memory~1max', detail: 'a limit only grows' },
+      { pointer: '/spec/limits/memory~1max', detail: invalid('integer', 'a limit only grows') },
     ]);
   });
 
@@ -307,7 +320,9 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
         { name: 'app', realm: 'web', role: 'admin' },
       ],
     };
-    expect(transition(schema, before, after)).toEqual([{ pointer: '/spec/users/1/role', detail: 'a user keeps its role' }]);
+    expect(transition(schema, before, after)).toEqual([
+      { pointer: '/spec/users/1/role', detail: invalid('string', 'a user keeps its role') },
+    ]);
   });
 
   it('run no rule below a list whose elements cannot be correlated (atomic, set): the API server refuses such a CRD; a rule on the list itself runs', () => {
@@ -342,7 +357,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
         manifest({ names: ['a'], tags: [{ key: 'a' }], order: ['a', 'b'] }),
         manifest({ names: ['b'], tags: [{ key: 'b' }], order: ['b', 'a'] }),
       ),
-    ).toEqual([{ pointer: '/spec/order', detail: 'the order cannot be changed' }]);
+    ).toEqual([{ pointer: '/spec/order', detail: invalid('array', 'the order cannot be changed') }]);
   });
 
   it('give a messageExpression oldSelf too', () => {
@@ -358,13 +373,15 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
       [],
     );
     expect(transition(schema, { replicas: 5 }, { replicas: 3 })).toEqual([
-      { pointer: '/spec/replicas', detail: 'replicas may not go down from 5 to 3' },
+      { pointer: '/spec/replicas', detail: invalid('integer', 'replicas may not go down from 5 to 3') },
     ]);
   });
 
   it('fill in defaults on both sides first', () => {
     const schema = specWith({ mode: immutable({ type: 'string', default: 'A' }, 'the mode cannot be changed') }, []);
-    expect(transition(schema, {}, { mode: 'B' })).toEqual([{ pointer: '/spec/mode', detail: 'the mode cannot be changed' }]);
+    expect(transition(schema, {}, { mode: 'B' })).toEqual([
+      { pointer: '/spec/mode', detail: invalid('string', 'the mode cannot be changed') },
+    ]);
     expect(transition(schema, { mode: 'A' }, {})).toEqual([]);
     expect(transition(schema, {}, {})).toEqual([]);
   });
@@ -374,8 +391,8 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
       { rule: 'self.n > 0', message: 'n is positive' },
       { rule: 'self.n >= oldSelf.n', message: 'n never goes down' },
     ]);
-    expect(check(schema, { n: 0 }).map((problem) => problem.detail)).toEqual(['n is positive']);
-    expect(transition(schema, { n: 5 }, { n: 0 }).map((problem) => problem.detail)).toEqual(['n never goes down']);
+    expect(check(schema, { n: 0 }).map((problem) => problem.detail)).toEqual([invalid('object', 'n is positive')]);
+    expect(transition(schema, { n: 5 }, { n: 0 }).map((problem) => problem.detail)).toEqual([invalid('object', 'n never goes down')]);
   });
 
   it('type oldSelf as self: a member the schema does not declare does not compile', () => {
@@ -434,7 +451,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
         { pointer: '/spec/storage/bucket', rule: 'self == oldSelf', message: 'the bucket of a policy cannot be changed' },
       ]);
       expect(compiled.checkTransition(policy('backups-a'), policy('backups-b'))).toEqual([
-        { pointer: '/spec/storage/bucket', detail: 'the bucket of a policy cannot be changed' },
+        { pointer: '/spec/storage/bucket', detail: invalid('string', 'the bucket of a policy cannot be changed') },
       ]);
       expect(compiled.checkTransition(policy('backups-a'), policy('backups-a', '0 3 * * *'))).toEqual([]);
     });
@@ -447,7 +464,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
         openAPIV3Schema: policyVersion.schema,
       });
       expect(check.transitionProblems(policy('backups-a'), policy('backups-b'))).toEqual([
-        { pointer: '/spec/storage/bucket', detail: 'the bucket of a policy cannot be changed' },
+        { pointer: '/spec/storage/bucket', detail: invalid('string', 'the bucket of a policy cannot be changed') },
       ]);
       expect(check.problems(policy('backups-b'))).toEqual([]);
       const configMap = (data: Record<string, string>) => ({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c' }, data });

@@ -177,7 +177,7 @@ describe('a release judged by what it renders', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(
       new RegExp(
-        `backuppolicy, ${anExample(BACKUP)}: /spec/storage/bucket changes from "([^"]+)" to "archive-\\1": the bucket of a policy cannot be changed`,
+        `backuppolicy, ${anExample(BACKUP)}: /spec/storage/bucket changes from "([^"]+)" to "archive-\\1": Invalid value: "string": the bucket of a policy cannot be changed`,
       ),
     );
   });
