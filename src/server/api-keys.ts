@@ -32,7 +32,7 @@ export function keyFileEntry(name: string, key: string): string {
 
 export class KeyFileError extends Error {}
 
-/** Parses API_KEYS_FILE: one `NAME sha256:HEX` a line; blank lines and `#` comments are skipped. */
+/** Parses API_KEYS_FILE: one `NAME sha256:HEX` a line, at least one; blank lines and `#` comments are skipped. */
 export function parseKeyFile(text: string, file: string): KeyEntry[] {
   const entries: KeyEntry[] = [];
   text.split('\n').forEach((raw, index) => {
@@ -47,6 +47,9 @@ export function parseKeyFile(text: string, file: string): KeyEntry[] {
       throw new KeyFileError(`${file}:${index + 1}: key name ${match[1]} is used twice`);
     entries.push({ name: match[1]!, hash: Buffer.from(match[2]!, 'hex') });
   });
+  // A file without a key refuses every caller: a mistake (a truncated copy, the wrong mount), not a setting.
+  if (entries.length === 0)
+    throw new KeyFileError(`${file}: holds no key, so every request would be refused (401); add one with \`npx facetform keys new NAME\``);
   return entries;
 }
 

@@ -11,6 +11,11 @@ export const CONSOLE_ASSETS = '/console/';
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/', CONSOLE_ASSETS];
 
+/** A `.` or `..` segment, written or percent-encoded: `/console/../apis/repos` is an /apis/ path to a proxy that normalises it. */
+const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+
 export function isPublic(path: string): boolean {
+  // Such a path is never public: it gets the key check (401 without a key) as every /apis/ path does.
+  if (DOT_SEGMENT.test(path)) return false;
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }

@@ -3,7 +3,7 @@
  * requests finish, and close.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { type AddressInfo, Server as NetServer } from 'node:net';
+import { type AddressInfo, Server as NetServer, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Logger } from 'pino';
 import type { BundleRegistry } from '../bundle/registry.js';
@@ -127,12 +127,26 @@ export async function startServer(
   server.timeout = timeouts.stallMs;
   let draining = false;
   // While draining, every answer says Connection: close, so a keep-alive client learns to go elsewhere
-  // from an answer instead of from a reset of the socket it is sending on.
+  // from an answer instead of from a reset of the socket it is sending on; so does one whose request
+  // came before the drain and whose headers are not sent yet (each connection's answer in progress).
   const answer = app.callback();
+  const sockets = new Set<Socket>();
+  const answering = new WeakMap<Socket, ServerResponse>();
+  server.on('connection', (socket: Socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+  });
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     if (draining) response.setHeader('Connection', 'close');
+    else answering.set(request.socket, response);
     void answer(request, response);
   });
+  const closeInFlight = () => {
+    for (const socket of sockets) {
+      const response = answering.get(socket);
+      if (response !== undefined && !response.headersSent) response.setHeader('Connection', 'close');
+    }
+  };
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -149,6 +163,7 @@ export async function startServer(
       closing ??= new Promise<void>((resolve) => {
         state.ready = false;
         draining = true;
+        closeInFlight();
         const force = setTimeout(() => server.closeAllConnections(), timeoutMs);
         force.unref();
         // Idle keep-alive sockets stay open a moment: a client may be sending on one right now, and

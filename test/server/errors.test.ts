@@ -293,6 +293,7 @@ describe('error answers', () => {
     expect(problem).toMatchObject({
       status: 422,
       title: 'Request over limits',
+      detail: "1 part of the request exceeds the server's limits; see errors",
       errors: [{ pointer: '/facets', detail: `has 130000 items; at most ${readLimits({}).maxItems}` }],
     });
   });

@@ -1,5 +1,6 @@
 /** X-APIKEY: none, wrong, right, two keys, key files; the key is never logged or echoed. */
 import { writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ApiKeys, keyFileEntry, parseKeyFile } from '../../src/server/api-keys.js';
@@ -108,6 +109,11 @@ describe('API keys', () => {
     expect(() => parseKeyFile(`x sha256:${'a'.repeat(64)}\nx sha256:${'b'.repeat(64)}`, 'k')).toThrow('k:2: key name x is used twice');
   });
 
+  it('refuses a key file that holds no key: empty, or comments and blank lines only', () => {
+    for (const text of ['', '\n\n', '# keys of team a\n\n'])
+      expect(() => parseKeyFile(text, 'keys.txt')).toThrow('keys.txt: holds no key, so every request would be refused (401)');
+  });
+
   it('needs no key for health and readiness, but does for metrics and the OpenAPI document unless OPEN_ROUTES opens them', async () => {
     server = await startTestServer();
     for (const route of ['/healthz', '/readyz'])
@@ -123,5 +129,23 @@ describe('API keys', () => {
     expect(() => readConfig({ OPEN_ROUTES: 'metrics,discovery' })).toThrow(
       'OPEN_ROUTES: "discovery" cannot be opened; name metrics or openapi',
     );
+  });
+
+  it('answers 401 without a key for an /apis/ path reached through a public one (/console/../apis/…), as for any /apis/ path', async () => {
+    server = await startTestServer();
+    // As sent, not normalised (fetch would resolve the dots itself): a proxy in front may normalise it to /apis/repos.
+    const status = (rawPath: string) =>
+      new Promise<number>((resolve, reject) => {
+        const url = new URL(server.url);
+        httpRequest({ host: url.hostname, port: url.port, path: rawPath, headers: { 'X-APIKEY': '' } }, (res) => {
+          res.resume();
+          resolve(res.statusCode!);
+        })
+          .on('error', reject)
+          .end();
+      });
+    for (const rawPath of ['/apis/repos', '/console/../apis/repos', '/console/%2e%2e/apis/repos', '/console/./../apis/repos'])
+      expect(await status(rawPath), rawPath).toBe(401);
+    expect(await status('/console/console.css'), 'the console assets stay public').toBe(200);
   });
 });

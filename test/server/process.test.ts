@@ -88,12 +88,15 @@ describe('facetform serve', () => {
   });
 
   it('stops at start with a message naming a bad setting', async () => {
+    const emptyKeyFile = path.join(tempDir(), 'keys');
+    writeFileSync(emptyKeyFile, '# no keys yet\n');
     for (const [env, message] of [
       [{ PORT: 'eighty' }, 'configuration error: PORT: "eighty" is not a whole number from 0 to 65535'],
       [{ LOG_LEVEL: 'loud' }, 'configuration error: LOG_LEVEL: "loud" is not one of fatal, error, warn, info, debug, trace, silent'],
       [{ BUNDLES_DIR: '/no/such/dir' }, 'configuration error: BUNDLES_DIR: folder /no/such/dir does not exist'],
       [{ API_KEYS: 'short' }, 'configuration error: API_KEYS: every comma-separated key must have at least 8 characters'],
       [{ API_KEYS_FILE: dist }, `API_KEYS_FILE: ${dist}: cannot be read (EISDIR); it must be a file of \`NAME sha256:HEX\` lines`],
+      [{ API_KEYS_FILE: emptyKeyFile }, `API_KEYS_FILE: ${emptyKeyFile}: holds no key, so every request would be refused (401)`],
     ] as const) {
       const result = await failedStart({ BUNDLES_DIR: dist, ...env });
       expect(result.code).toBe(2);
@@ -202,12 +205,12 @@ describe('facetform serve', () => {
     ).toBe(true);
   });
 
-  it('on SIGTERM stops accepting, lets an in-flight request finish, and exits 0', async () => {
+  it('on SIGTERM stops accepting, lets an in-flight request finish with Connection: close, and exits 0', async () => {
     running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: 'shutdown-key-1' });
     const url = new URL(running.url + execPath('service-resources', 'service'));
     const body = JSON.stringify(SEED);
     let sendRest!: () => void;
-    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const answer = new Promise<{ status: number; text: string; connection: string | undefined }>((resolve, reject) => {
       const req = httpRequest(
         {
           host: url.hostname,
@@ -219,7 +222,7 @@ describe('facetform serve', () => {
         (res) => {
           let text = '';
           res.on('data', (chunk) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, text }));
+          res.on('end', () => resolve({ status: res.statusCode!, text, connection: res.headers.connection }));
         },
       );
       req.on('error', reject);
@@ -231,9 +234,11 @@ describe('facetform serve', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     await expect(fetch(running.url + '/healthz')).rejects.toThrow();
     sendRest();
-    const { status, text } = await answer;
+    const { status, text, connection } = await answer;
     expect(status).toBe(200);
     expect(JSON.parse(text).kind).toBe('Service');
+    // The draining answer closes its connection, as Envoy and nginx do, though the request came before the drain.
+    expect(connection).toBe('close');
     expect(await running.exited).toBe(0);
     expect(running.stdout()).toContain('"msg":"stopped"');
   });
@@ -335,6 +340,10 @@ describe('reload on SIGHUP', () => {
     expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
     writeFileSync(file, 'this is not a key line\n');
     await hangUp(running, 'API_KEYS_FILE could not be read', 1);
+    expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+    // Emptied (a truncated copy): refused as well, the keys in use stay valid.
+    writeFileSync(file, '');
+    await hangUp(running, 'API_KEYS_FILE could not be read', 2);
     expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
   });
 

@@ -101,7 +101,9 @@ export function checkRequestLimits(body: unknown, limits: RequestLimits): void {
       422,
       'invalid-values',
       'Request over limits',
-      `${problems.length} part${problems.length === 1 ? '' : 's'} of the request exceed the server's limits; see errors`,
+      problems.length === 1
+        ? "1 part of the request exceeds the server's limits; see errors"
+        : `${problems.length} parts of the request exceed the server's limits; see errors`,
       { errors: problems },
     );
   }
