@@ -11,6 +11,7 @@ import { loadBundles } from '../../src/bundle/load.js';
 import { allSeeds, healthz, type LoadFigures, memoryUnderLoad, serviceSeed, startup, versusBare } from './http-bench.js';
 import { renderBench } from './render-bench.js';
 import { registryBench } from './registry-bench.js';
+import { redisRows } from './redis-bench.js';
 import { scaleOne } from './scale-bench.js';
 import { hasDockerRegistry } from '../../test/helpers/docker-registry.js';
 
@@ -168,6 +169,11 @@ try {
   const health = await versusBare(dist, healthz(), httpSettings);
   figures.healthz = health;
   httpRows('GET /healthz (50 conn.)', 'bare Koa GET', health, false);
+
+  log('exec with Redis well, then stopped (SIGSTOP) under load …');
+  const redis = await redisRows(dist, { ...httpSettings, stoppedSeconds: quick ? 1 : 5 });
+  figures.redis = redis.figures;
+  rows.push(...redis.rows);
 
   log('start-up …');
   const start = await startup(dist, settings.startupRounds);

@@ -184,6 +184,7 @@ export async function runDev(args: string[], io: Io, env: NodeJS.ProcessEnv = pr
   const state = createState(builder.registry(), keys, logger, {
     rateLimit: config.rateLimit,
     redisUrl: config.redisUrl,
+    redisTimeoutMs: config.redisTimeoutMs,
     limits: config.limits,
     openRoutes: config.openRoutes,
   });

@@ -121,6 +121,7 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
   const state = createState(registry, loadKeys(config, key), logger, {
     rateLimit: config.rateLimit,
     redisUrl: config.redisUrl,
+    redisTimeoutMs: config.redisTimeoutMs,
     limits: config.limits,
     openRoutes: config.openRoutes,
   });

@@ -29,6 +29,8 @@ export interface ServerConfig {
   rateLimit: RateLimit;
   /** Shares rate limits between replicas when set. */
   redisUrl: string | undefined;
+  /** The most a request waits for Redis's rate-limit answer; past it, and while its breaker is open, local buckets decide. */
+  redisTimeoutMs: number;
   limits: RequestLimits;
   timeouts: ServerTimeouts;
   /** Processes serving the same port (node:cluster); 1 serves in this process. */
@@ -98,6 +100,7 @@ export const CONFIG_DEFAULTS = {
   LOG_LEVEL: 'info',
   SHUTDOWN_TIMEOUT_MS: '10000',
   RATE_LIMIT: '600/min',
+  REDIS_TIMEOUT_MS: '20',
   MAX_VALUES_ENTRIES: '100',
   MAX_STRING_LENGTH: '65536',
   MAX_ITEMS: '1000',
@@ -283,6 +286,7 @@ export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
     workers,
     rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
     redisUrl,
+    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 1, 60_000),
     limits: readLimits(env),
     timeouts: {
       headersMs,

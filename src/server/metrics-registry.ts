@@ -7,6 +7,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import type { LabelledHistogram } from './histogram.js';
 import { logLinesDropped } from './log-sink.js';
+import { BREAKER_STATES, type BreakerState } from './rate-limit/breaker.js';
 import type { RegistryStatus } from './registry-status.js';
 
 /** Log lines this process dropped, in `registry`: every worker's and the primary's, summed with WORKERS. */
@@ -29,6 +30,7 @@ export function metricsRegistry(
   renderDuration: LabelledHistogram,
   requestDuration: LabelledHistogram,
   registryStatus: () => RegistryStatus | undefined,
+  breakerState: () => BreakerState | undefined,
 ): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -37,7 +39,23 @@ export function metricsRegistry(
   registry.registerMetric(requestDuration.countsAs('facetform_http_requests_total', 'HTTP requests by method, route and status.') as never);
   countLogDrops(registry);
   registerRegistryMetrics(registry, registryStatus);
+  registerBreakerMetric(registry, breakerState);
   return registry;
+}
+
+/** The state of the breaker in front of the Redis that shares rate limits, read at each scrape; none without REDIS_URL. */
+function registerBreakerMetric(registry: Registry, breaker: () => BreakerState | undefined): void {
+  if (breaker() === undefined) return;
+  new Gauge({
+    name: 'facetform_rate_limit_breaker_state',
+    help: 'The circuit breaker in front of the Redis that shares rate limits: 1 for its state (closed: Redis decides; open: this process decides alone; half-open: one request probes Redis), 0 for the others. With WORKERS, the number of workers in each state.',
+    labelNames: ['state'],
+    registers: [registry],
+    collect() {
+      const now = breaker();
+      for (const state of BREAKER_STATES) this.set({ state }, state === now ? 1 : 0);
+    },
+  });
 }
 
 /** The metrics of the registry followed (BUNDLES_FROM) in `registry`, read from `status()` at each scrape; none when none is followed. */

@@ -7,6 +7,7 @@
  */
 import type { Registry } from 'prom-client';
 import { LabelledHistogram } from './histogram.js';
+import type { BreakerState } from './rate-limit/breaker.js';
 import type { RegistryStatus } from './registry-status.js';
 
 export interface Metrics {
@@ -20,10 +21,13 @@ export interface Metrics {
   observeRender(collection: string, seconds: number): void;
   /** Shows the registry this process follows (BUNDLES_FROM) in its metrics; with WORKERS only the primary does. */
   followRegistry(status: () => RegistryStatus): void;
+  /** Shows the state of the breaker in front of the Redis that shares rate limits (REDIS_URL). */
+  followRateLimiter(breaker: () => BreakerState | undefined): void;
 }
 
 export function createMetrics(): Metrics {
   let registryStatus: () => RegistryStatus | undefined = () => undefined;
+  let breakerState: () => BreakerState | undefined = () => undefined;
   const renderDuration = new LabelledHistogram(
     'facetform_render_duration_seconds',
     'Time to validate and render one exec request, by collection.',
@@ -39,7 +43,7 @@ export function createMetrics(): Metrics {
   let made: Promise<Registry> | undefined;
   const registry = () =>
     (made ??= import('./metrics-registry.js').then(({ metricsRegistry }) =>
-      metricsRegistry(renderDuration, requestDuration, registryStatus),
+      metricsRegistry(renderDuration, requestDuration, registryStatus, breakerState),
     ));
   return {
     registry,
@@ -51,6 +55,9 @@ export function createMetrics(): Metrics {
     },
     followRegistry(status) {
       registryStatus = status;
+    },
+    followRateLimiter(breaker) {
+      breakerState = breaker;
     },
     observeRender(collection, seconds) {
       const cells = renderDuration.cellsAt(collection) ?? renderDuration.addCells(collection, { collection });

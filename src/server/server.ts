@@ -38,6 +38,8 @@ export interface RunningServer {
 export interface StateOptions {
   rateLimit?: RateLimit;
   redisUrl?: string | undefined;
+  /** The most a request waits for Redis (REDIS_TIMEOUT_MS's default when not given). */
+  redisTimeoutMs?: number;
   /** The defaults (CONFIG_DEFAULTS), but for the ones given. */
   limits?: Partial<RequestLimits>;
   /** Operations routes to answer without a key; none by default. */
@@ -50,7 +52,13 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     registry,
     keys,
     logger,
-    rateLimiter: new RateLimiter(options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT), logger, options.redisUrl),
+    rateLimiter: new RateLimiter(
+      options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT),
+      logger,
+      options.redisUrl === undefined
+        ? undefined
+        : { url: options.redisUrl, timeoutMs: options.redisTimeoutMs ?? Number(CONFIG_DEFAULTS.REDIS_TIMEOUT_MS) },
+    ),
     openPaths: new Set((options.openRoutes ?? []).map((route) => OPENABLE_ROUTES[route])),
     limits,
     inflight: new InflightBytes(limits.maxInflightBytes),
@@ -65,6 +73,7 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
       (registry) => new SchemaFiles(registry.bundles.map((loaded) => loaded.bundle)),
     ),
   };
+  state.metrics.followRateLimiter(() => state.rateLimiter.breakerState);
   return state;
 }
 

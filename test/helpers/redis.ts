@@ -2,6 +2,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
+import type { ServerProcess } from './process.js';
+import { collectionOfKind } from './repos.js';
+import { execPath } from './server.js';
 
 export const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
 
@@ -18,6 +21,10 @@ export interface RedisServer {
   url: string;
   port: number;
   stop(): Promise<void>;
+  /** Freezes the process (SIGSTOP): connections stay open and nothing is answered, as with a hung Redis. */
+  pause(): void;
+  /** Lets a paused process run again (SIGCONT). */
+  resume(): void;
 }
 
 export function startRedis(port: number): Promise<RedisServer> {
@@ -39,9 +46,42 @@ export function startRedis(port: number): Promise<RedisServer> {
               child.once('exit', () => done());
               child.kill('SIGKILL');
             }),
+          pause: () => child.kill('SIGSTOP'),
+          resume: () => child.kill('SIGCONT'),
         });
       }
     });
     child.once('exit', (code) => reject(new Error(`redis-server exited with ${code}: ${output}`)));
   });
 }
+
+/** How many rate-limit takes (the Lua script, EVALSHA or EVAL) Redis has run, from INFO commandstats. */
+export function takesRun(redis: RedisServer): number {
+  const info = spawnSync('redis-cli', ['-p', String(redis.port), 'info', 'commandstats'], { encoding: 'utf8', timeout: 5000 }).stdout;
+  return [...info.matchAll(/^cmdstat_(?:evalsha|eval):calls=(\d+)/gm)].reduce((sum, match) => sum + Number(match[1]), 0);
+}
+
+/** Lines of the server's log holding `text`, once at least one does (or after `timeoutMs`). */
+export async function logged(server: ServerProcess, text: string, timeoutMs = 10_000): Promise<number> {
+  const count = () =>
+    server
+      .stdout()
+      .split('\n')
+      .filter((line) => line.includes(text)).length;
+  for (let waited = 0; count() === 0 && waited < timeoutMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
+  return count();
+}
+
+// A request the API server takes (a ClusterIP Service with its ports): the seed of the Service collection.
+const service = collectionOfKind('Service');
+
+/** The status of the Service seed sent to exec with `key`; 0 when no answer came. */
+export const sendSeed = (server: ServerProcess, key: string): Promise<number> =>
+  fetch(server.url + execPath(service.repository, service.collection), {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'X-APIKEY': key },
+    body: JSON.stringify(service.seed),
+  }).then(
+    (response) => response.status,
+    () => 0,
+  );

@@ -1,36 +1,18 @@
 /** Two server processes share one rate-limit budget through a real Redis, and survive its outage. */
 import { afterAll, describe, expect, it } from 'vitest';
-import { spawnServer, type ServerProcess } from '../helpers/process.js';
-import { freePort, hasRedis, startRedis, type RedisServer } from '../helpers/redis.js';
-import { collectionOfKind } from '../helpers/repos.js';
-import { execPath, shippedBundles } from '../helpers/server.js';
+import { killServers, spawnServer, type ServerProcess } from '../helpers/process.js';
+import { freePort, hasRedis, logged, sendSeed, startRedis, type RedisServer } from '../helpers/redis.js';
+import { shippedBundles } from '../helpers/server.js';
 
 const KEY = 'shared-budget-key';
 const running: ServerProcess[] = [];
 let redis: RedisServer | undefined;
 afterAll(async () => {
-  for (const server of running) server.child.kill('SIGKILL');
+  await killServers();
   await redis?.stop();
 });
 
-// A request the API server takes (a ClusterIP Service with its ports): the seed of the Service collection.
-const service = collectionOfKind('Service');
-const send = (server: ServerProcess) =>
-  fetch(server.url + execPath(service.repository, service.collection), {
-    method: 'POST',
-    headers: { 'Content-Type': 'application/json', 'X-APIKEY': KEY },
-    body: JSON.stringify(service.seed),
-  }).then((response) => response.status);
-
-async function logged(server: ServerProcess, text: string, timeoutMs = 10_000): Promise<number> {
-  const count = () =>
-    server
-      .stdout()
-      .split('\n')
-      .filter((line) => line.includes(text)).length;
-  for (let waited = 0; count() === 0 && waited < timeoutMs; waited += 50) await new Promise((resolve) => setTimeout(resolve, 50));
-  return count();
-}
+const send = (server: ServerProcess) => sendSeed(server, KEY);
 
 async function alternate(servers: ServerProcess[], total: number): Promise<number[]> {
   const statuses: number[] = [];

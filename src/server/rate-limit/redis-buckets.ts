@@ -36,9 +36,9 @@ export class RedisBuckets {
   ) {
     this.client = new Redis(url, {
       // Fail at once while Redis is away, so the caller falls back to local limits without waiting.
+      // A connected Redis that does not answer is timed by the caller (take), not here.
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
-      commandTimeout: 250,
       connectTimeout: 1000,
       retryStrategy: (times) => Math.min(times * 100, 1000),
       keyPrefix: 'facetform:rate:',
@@ -50,13 +50,35 @@ export class RedisBuckets {
     return this.client.status === 'ready';
   }
 
-  async take(key: string): Promise<Decision> {
+  /** Rejects when Redis has not answered within `timeoutMs`; the command stays queued, and its late answer is dropped. */
+  async take(key: string, timeoutMs: number): Promise<Decision> {
     const take = (this.client as unknown as { facetformTake: TakeCommand }).facetformTake.bind(this.client);
-    const [allowed, tokens] = await take(key, this.rate.limit, this.rate.periodMs);
+    const [allowed, tokens] = await withinTime(take(key, this.rate.limit, this.rate.periodMs), timeoutMs);
     return decide(this.rate, Number(tokens), allowed === 1);
   }
 
   async close(): Promise<void> {
     this.client.disconnect();
   }
+}
+
+/**
+ * `promise`, or an error after `ms`. Timers run before the event loop polls for I/O, so an answer
+ * that came while the loop was busy (a long render, a GC pause) would lose to the timer: the
+ * time-out waits for one more poll (setImmediate runs after it) before it counts.
+ */
+function withinTime<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => setImmediate(() => reject(new Error(`no answer within ${ms} ms`))), ms);
+    promise.then(
+      (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error as Error);
+      },
+    );
+  });
 }
