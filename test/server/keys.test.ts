@@ -133,10 +133,10 @@ describe('API keys', () => {
 
   it('answers 401 without a key for an /apis/ path reached through a public one (/console/../apis/…), as for any /apis/ path', async () => {
     server = await startTestServer();
+    const url = new URL(server.url);
     // As sent, not normalised (fetch would resolve the dots itself): a proxy in front may normalise it to /apis/repos.
     const status = (rawPath: string) =>
       new Promise<number>((resolve, reject) => {
-        const url = new URL(server.url);
         httpRequest({ host: url.hostname, port: url.port, path: rawPath, headers: { 'X-APIKEY': '' } }, (res) => {
           res.resume();
           resolve(res.statusCode!);
