@@ -18,6 +18,37 @@ export type ReleaseFiles = ReadonlyMap<string, Uint8Array>;
 export const isReleaseFilePath = (relative: string): boolean =>
   relative.split('/').every((part) => /^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(part) && part !== '..');
 
+/**
+ * Two paths of a release of which one is inside the other (`zz` and `zz/inner`): no folder holds a file
+ * and a folder of one name, so such a release cannot be written. The first such pair, outer path first.
+ */
+function clashingPaths(paths: Iterable<string>): [string, string] | undefined {
+  const all = new Set(paths);
+  for (const file of all) {
+    const parts = file.split('/');
+    for (let depth = 1; depth < parts.length; depth++) {
+      const outer = parts.slice(0, depth).join('/');
+      if (all.has(outer)) return [outer, file];
+    }
+  }
+  return undefined;
+}
+
+/** Why `paths` (a pulled release's layer titles, or the files added) cannot be the files of a release folder; undefined when they can. */
+export function releasePathsProblem(paths: readonly unknown[]): string | undefined {
+  const seen = new Set<string>();
+  for (const relative of paths) {
+    if (typeof relative !== 'string' || !isReleaseFilePath(relative))
+      return `${JSON.stringify(relative ?? null)} is not a file path inside a release folder`;
+    if (seen.has(relative)) return `${JSON.stringify(relative)} is there twice`;
+    seen.add(relative);
+  }
+  const clash = clashingPaths(seen);
+  if (clash !== undefined)
+    return `${JSON.stringify(clash[0])} and ${JSON.stringify(clash[1])} collide: ${clash[0]} cannot be both a file and the folder of ${clash[1]}`;
+  return undefined;
+}
+
 function writeAtomically(file: string, bytes: Uint8Array | string): void {
   const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   writeFileSync(temporary, bytes);
@@ -40,10 +71,11 @@ export function addRelease(distDir: string, bundle: Bundle, files: ReleaseFiles,
         `already holds release ${release} with digest ${held.digest}, not ${bundle.digest}; a release is immutable`,
       );
   } else {
+    const problem = releasePathsProblem([...files.keys()]);
+    if (problem !== undefined) throw new BundleLoadError(folder, `cannot hold the release's files: ${problem}`);
     const staging = path.join(path.dirname(folder), `.${release}.${process.pid}.${randomBytes(4).toString('hex')}.partial`);
     try {
       for (const [relative, bytes] of files) {
-        if (!isReleaseFilePath(relative)) throw new BundleLoadError(relative, 'is not a file path inside a release folder');
         const file = path.join(staging, ...relative.split('/'));
         mkdirSync(path.dirname(file), { recursive: true });
         writeFileSync(file, bytes);

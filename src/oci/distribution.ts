@@ -4,6 +4,8 @@
  * client library on npm is kept up for this (issue 21), so the protocol lives here, in one module.
  */
 import { createHash } from 'node:crypto';
+import { errorWords, Listing, MAX_ANSWER_BYTES, MAX_SHORT_ANSWER_BYTES, readAtMost, readJson } from './bounded-read.js';
+import { RegistryError, RegistryUnreachableError } from './registry-errors.js';
 
 export interface Credentials {
   username: string;
@@ -42,37 +44,9 @@ export interface Manifest {
 export const MANIFEST_MEDIA_TYPE = 'application/vnd.oci.image.manifest.v1+json';
 export const INDEX_MEDIA_TYPE = 'application/vnd.oci.image.index.v1+json';
 
-/** A registry that answered, but not as asked: what was asked, the status, and the registry's own words. */
-export class RegistryError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = 'RegistryError';
-  }
-}
-
-/** The registry could not be reached at all (refused, timed out, TLS failed). */
-export class RegistryUnreachableError extends RegistryError {}
-
-/**
- * Whether an error says the registry as a whole cannot be used now (unreachable, refusing us, or failing
- * itself), rather than that one thing it holds is bad: the first is an outage, the second a refused release.
- */
-export const isOutage = (error: unknown): boolean =>
-  error instanceof RegistryUnreachableError ||
-  (error instanceof RegistryError &&
-    error.status !== undefined &&
-    (error.status === 401 || error.status === 403 || error.status === 429 || error.status >= 500));
+export { isOutage, RegistryError, RegistryOverrunError, RegistryUnreachableError } from './registry-errors.js';
 
 export const sha256Digest = (bytes: Uint8Array): string => `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-
-/** The `Link: <…>; rel="next"` of a paginated list, resolved against `base`. */
-function nextPage(response: Response, base: string): string | undefined {
-  const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(response.headers.get('link') ?? '');
-  return match === null ? undefined : new URL(match[1]!, base).href;
-}
 
 /** `Bearer realm="…",service="…"` → its parameters. */
 function challengeOf(header: string): { scheme: string; params: Record<string, string> } {
@@ -171,7 +145,10 @@ export class RegistryClient {
       await response.body?.cancel();
       throw new RegistryError(`the token service of ${this.registry} refused a token for ${scope} (${response.status})`, response.status);
     }
-    const body = (await response.json().catch(() => ({}))) as { token?: string; access_token?: string };
+    const body = (await readJson(response, 'a token', MAX_SHORT_ANSWER_BYTES).catch(() => ({}))) as {
+      token?: string;
+      access_token?: string;
+    };
     const token = body.token ?? body.access_token;
     if (typeof token !== 'string') throw new RegistryError(`the token service of ${this.registry} answered no token`);
     return `Bearer ${token}`;
@@ -179,14 +156,7 @@ export class RegistryClient {
 
   /** An error for an answer that was not the one wanted, with the registry's own error codes and messages. */
   private async failure(what: string, response: Response): Promise<RegistryError> {
-    const text = await response.text().catch(() => '');
-    let said = '';
-    try {
-      const errors = (JSON.parse(text) as { errors?: Array<{ code?: string; message?: string }> }).errors ?? [];
-      said = errors.map((error) => [error.code, error.message].filter(Boolean).join(': ')).join('; ');
-    } catch {
-      said = text.slice(0, 200).trim();
-    }
+    const said = await errorWords(response);
     return new RegistryError(`${this.registry}: ${what} failed (${response.status}${said === '' ? '' : `: ${said}`})`, response.status);
   }
 
@@ -276,7 +246,7 @@ export class RegistryClient {
       return undefined;
     }
     if (!response.ok) throw await this.failure(`GET manifest ${reference} of ${name}`, response);
-    const bytes = await readAtMost(response, 4 * 1024 * 1024, `manifest ${reference} of ${name}`);
+    const bytes = await readAtMost(response, MAX_ANSWER_BYTES, `manifest ${reference} of ${name}`);
     const digest = sha256Digest(bytes);
     if (reference.startsWith('sha256:') && digest !== reference)
       throw new RegistryError(`${this.registry} answered manifest ${reference} of ${name} with other content (${digest})`);
@@ -308,18 +278,18 @@ export class RegistryClient {
   /** Every tag of a repository, following pagination; none when the repository does not exist. */
   async tags(name: string): Promise<string[]> {
     const tags: string[] = [];
-    for (let url: string | undefined = this.url(name, 'tags/list'); url !== undefined;) {
-      const response = await this.request(`repository:${name}:pull`, 'GET', url);
+    const listing = new Listing(this.registry, this.base, `the list of the tags of ${name}`, this.url(name, 'tags/list'));
+    while (listing.url !== undefined) {
+      const response = await this.request(`repository:${name}:pull`, 'GET', listing.url);
       if (response.status === 404) {
         await response.body?.cancel();
         return tags;
       }
       if (!response.ok) throw await this.failure(`listing the tags of ${name}`, response);
-      const page = (await readJson(response, `the tags of ${name}`)) as { tags?: unknown };
+      const page = (await listing.page(response)) as { tags?: unknown };
       if (page.tags !== null && page.tags !== undefined && !(Array.isArray(page.tags) && page.tags.every((tag) => typeof tag === 'string')))
         throw new RegistryError(`${this.registry} answered the tags of ${name} with something that is not a list of tags`);
-      tags.push(...((page.tags as string[] | null) ?? []));
-      url = nextPage(response, this.base);
+      for (const tag of (page.tags as string[] | null) ?? []) tags.push(tag); // not push(...): a page of 100,000 overflows the stack
     }
     return tags;
   }
@@ -327,14 +297,14 @@ export class RegistryClient {
   /** Every repository the registry lists (`/v2/_catalog`), following pagination. */
   async catalog(): Promise<string[]> {
     const names: string[] = [];
-    for (let url: string | undefined = `${this.base}/v2/_catalog`; url !== undefined;) {
-      const response = await this.request('registry:catalog:*', 'GET', url);
+    const listing = new Listing(this.registry, this.base, 'the list of its repositories (/v2/_catalog)', `${this.base}/v2/_catalog`);
+    while (listing.url !== undefined) {
+      const response = await this.request('registry:catalog:*', 'GET', listing.url);
       if (!response.ok) throw await this.failure('listing its repositories (/v2/_catalog)', response);
-      const page = (await readJson(response, 'its repositories')) as { repositories?: unknown };
+      const page = (await listing.page(response)) as { repositories?: unknown };
       if (!Array.isArray(page.repositories) || !page.repositories.every((entry) => typeof entry === 'string'))
         throw new RegistryError(`${this.registry} answered /v2/_catalog with something that is not a list of repositories`);
-      names.push(...(page.repositories as string[]));
-      url = nextPage(response, this.base);
+      for (const name of page.repositories as string[]) names.push(name);
     }
     return names;
   }
@@ -404,31 +374,3 @@ function isManifest(value: unknown): value is Manifest {
 
 /** The OCI 1.1 referrers tag schema: `sha256:<hex>` → `sha256-<hex>`. */
 export const fallbackTag = (digest: string): string => digest.replace(':', '-');
-
-async function readAtMost(response: Response, maxBytes: number, what: string): Promise<Buffer> {
-  const length = Number(response.headers.get('content-length') ?? '0');
-  if (length > maxBytes) {
-    await response.body?.cancel();
-    throw new RegistryError(`${what} is ${length} bytes: more than the ${maxBytes} bytes allowed`);
-  }
-  const chunks: Buffer[] = [];
-  let total = 0;
-  if (response.body === null) return Buffer.alloc(0);
-  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-    total += chunk.length;
-    if (total > maxBytes) throw new RegistryError(`${what} is more than the ${maxBytes} bytes allowed`);
-    chunks.push(Buffer.from(chunk));
-  }
-  return Buffer.concat(chunks);
-}
-
-async function readJson(response: Response, what: string): Promise<unknown> {
-  const bytes = await readAtMost(response, 4 * 1024 * 1024, what);
-  try {
-    const value = JSON.parse(bytes.toString('utf8')) as unknown;
-    if (value !== null && typeof value === 'object') return value;
-  } catch {
-    // said below
-  }
-  throw new RegistryError(`the registry answered ${what} with something that is not a JSON object`);
-}

@@ -8,7 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createPublicKey, type KeyObject } from 'node:crypto';
-import { isReleaseFilePath, type ReleaseFiles } from '../bundle/add-release.js';
+import { type ReleaseFiles, releasePathsProblem } from '../bundle/add-release.js';
 import type { Bundle } from '../bundle/bundle.js';
 import { BundleLoadError, parseBundle } from '../bundle/bundle-file.js';
 import { BUNDLE_FILE } from '../bundle/dist-layout.js';
@@ -208,13 +208,8 @@ export async function pullRelease(
   let signedBy: string | undefined;
   if (trusted !== undefined) signedBy = await checkSignatures(client, name, digest, trusted, reference);
   const layers = manifest.layers ?? [];
-  const titles = new Set<string>();
-  for (const layer of layers) {
-    const title = layer.annotations?.[TITLE];
-    if (typeof title !== 'string' || !isReleaseFilePath(title) || titles.has(title))
-      throw refuse(`a layer's title ${JSON.stringify(title ?? null)} is not a file path inside a release folder, or is there twice`);
-    titles.add(title);
-  }
+  const titlesProblem = releasePathsProblem(layers.map((layer) => layer.annotations?.[TITLE]));
+  if (titlesProblem !== undefined) throw refuse(`its layer titles are not the files of a release folder: ${titlesProblem}`);
   // Sizes are checked before any byte is fetched; each blob is then read up to its declared size and no further.
   const total = layers.reduce((sum, layer) => sum + layer.size, 0);
   if (total > MAX_RELEASE_BYTES) throw refuse(`its files are ${total} bytes in all, more than the ${MAX_RELEASE_BYTES} a release may have`);

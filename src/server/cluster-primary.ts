@@ -20,6 +20,7 @@ import {
   WORKER_ENV,
   type WorkerCapacity,
 } from './cluster-worker.js';
+import { backOff } from './back-off.js';
 import { countLogDrops, registerRegistryMetrics } from './metrics-registry.js';
 import type { RegistryFollower } from './registry-follower.js';
 import type { RegistryStatus } from './registry-status.js';
@@ -175,7 +176,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
       }
       metrics.exits.inc();
       const now = Date.now();
-      restartDelayMs = now - lastRestart > 30_000 ? 0 : Math.min(Math.max(restartDelayMs * 2, 250), 30_000);
+      restartDelayMs = now - lastRestart > 30_000 ? 0 : backOff(restartDelayMs, 250, 30_000);
       lastRestart = now;
       const state = {
         worker: worker.process.pid,

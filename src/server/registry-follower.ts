@@ -14,8 +14,12 @@ import { ociRepository, placeText, repositoryOf } from '../oci/reference.js';
 import { pullRelease, RefusedReleaseError } from '../oci/release-artifact.js';
 import { readTrustedKeys } from '../oci/signature.js';
 import { isRelease } from '../release/release.js';
+import { backOff } from './back-off.js';
 import type { BundlesFrom } from './config.js';
 import { newRegistryStatus, type RegistryStatus } from './registry-status.js';
+
+/** The longest a failing registry waits between polls, unless BUNDLES_POLL_SECONDS is longer: the kubelet's crash back-off. */
+const MAX_RETRY_MS = 5 * 60_000;
 
 export interface FollowerOptions {
   from: BundlesFrom;
@@ -36,6 +40,8 @@ export class RegistryFollower {
   private pollAgain = false;
   private timer: NodeJS.Timeout | undefined;
   private stopped = false;
+  /** The wait before the next poll while polls fail (0 when the last succeeded): a registry in trouble is asked ever less often. */
+  private retryMs = 0;
 
   constructor(private readonly options: FollowerOptions) {
     const { from } = options;
@@ -67,7 +73,7 @@ export class RegistryFollower {
     const first = this.poll();
     const next = () => {
       if (this.stopped) return; // a poll that ends after stop() schedules none
-      this.timer = setTimeout(() => void this.poll().finally(next), this.options.from.pollMs);
+      this.timer = setTimeout(() => void this.poll().finally(next), this.retryMs || this.options.from.pollMs);
       this.timer.unref();
     };
     void first.finally(next);
@@ -110,8 +116,11 @@ export class RegistryFollower {
       status.lastSuccess = new Date().toISOString();
       status.error = undefined;
       status.polls.ok++;
+      this.retryMs = 0;
     } catch (error) {
       status.polls.failed++;
+      const { pollMs } = this.options.from;
+      this.retryMs = backOff(this.retryMs, pollMs, Math.max(pollMs, MAX_RETRY_MS));
       // Once per outage: a registry down for a day must not fill the log with one line per poll.
       if (status.reachable !== false)
         logger.error(

@@ -4,43 +4,35 @@
  * Each test follows a path of its own in the registry (oci://HOST/facetform-<what>), so it sees only
  * what it pushed there.
  */
-import { execFile } from 'node:child_process';
 import { generateKeyPairSync, type KeyObject } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { hasDockerRegistry, startDockerRegistry, type DockerRegistry } from '../helpers/docker-registry.js';
-import { killServers, spawnServer, type ServerProcess } from '../helpers/process.js';
-import { committedReleases, repositoriesIn, ROOT, tempDir } from '../helpers/repos.js';
-import { BASE, KEY } from '../helpers/server.js';
+import { killServers, spawnServer } from '../helpers/process.js';
+import {
+  BEFORE_LATEST,
+  collectionPath,
+  exampleBody,
+  exec,
+  failedPolls,
+  get,
+  LATEST,
+  listedReleases,
+  logLines,
+  POLL_SECONDS,
+  push,
+  readyz,
+  RELEASES,
+  REPOSITORY,
+  SERVED_WITHIN,
+  sleep,
+  waitFor,
+} from '../helpers/registry-following.js';
+import { tempDir } from '../helpers/repos.js';
+import { KEY } from '../helpers/server.js';
 import { readConfig } from '../../src/server/config.js';
-
-const POLL_SECONDS = 1;
-/**
- * A release pushed is served after the next poll, its pull and a reload: a bound in seconds that only
- * a poll that never comes can miss (a busy shared machine must not fail it; how fast is the bench's part).
- */
-const SERVED_WITHIN = POLL_SECONDS + 10;
-
-/** The repository with the most releases in dist/, and those releases, oldest first: the tests need three. */
-const REPOSITORY = repositoriesIn()
-  .map(({ name }) => name)
-  .sort((a, b) => committedReleases(b).length - committedReleases(a).length)[0]!;
-const RELEASES = committedReleases(REPOSITORY);
-const LATEST = RELEASES.at(-1)!;
-const BEFORE_LATEST = RELEASES.slice(0, -1);
-const index = JSON.parse(readFileSync(path.join(ROOT, 'dist/index.json'), 'utf8')) as {
-  bundles: Array<{ repository: string; apiVersion: string; collections: string[] }>;
-};
-/** A collection every release of the repository has. */
-const COLLECTION = index.bundles
-  .filter((entry) => entry.repository === REPOSITORY && entry.apiVersion === 'v1')
-  .map((entry) => entry.collections)
-  .reduce((common, collections) => common.filter((name) => collections.includes(name)))[0]!;
-const collectionPath = `${BASE}/${REPOSITORY}/v1/resources/collections/${COLLECTION}`;
 
 /** PEM files of an Ed25519 key (trusted) and an ECDSA P-256 key (not), made for this run. */
 function writeKeys() {
@@ -58,76 +50,6 @@ function writeKeys() {
     untrusted: write('untrusted.pem', other.privateKey),
   };
 }
-
-/** `facetform push REPOSITORY@release place --insecure [--sign key]`, run as a user runs it; its output line. */
-async function push(place: string, release: string, key?: string, env: Record<string, string> = {}): Promise<string> {
-  const args = ['bin/facetform.js', 'push', `${REPOSITORY}@${release}`, place, '--insecure', ...(key ? ['--sign', key] : [])];
-  const { stdout } = await promisify(execFile)(process.execPath, args, { cwd: ROOT, env: { PATH: process.env.PATH, ...env } });
-  return stdout;
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Waits until `check` gives a value other than undefined; that value, and the seconds it took. */
-async function waitFor<T>(check: () => Promise<T | undefined> | T | undefined, seconds: number, what: string) {
-  const started = performance.now();
-  while (performance.now() - started < seconds * 1000) {
-    const value = await check();
-    if (value !== undefined) return { value, seconds: (performance.now() - started) / 1000 };
-    await sleep(100);
-  }
-  throw new Error(`not within ${seconds} s: ${what}`);
-}
-
-const get = (server: ServerProcess, route: string) => fetch(server.url + route, { headers: { 'X-APIKEY': KEY } });
-
-interface Readiness {
-  status: string;
-  detail?: string;
-  registry: { reachable: boolean | null; error?: string; refused: Record<string, string>; pulled: number };
-}
-const readyz = async (server: ServerProcess) => {
-  const answer = await get(server, '/readyz');
-  return { status: answer.status, body: (await answer.json()) as Readiness };
-};
-
-/** The first example of the collection as the latest served release describes it: a body that release renders. */
-async function exampleBody(server: ServerProcess): Promise<string> {
-  const described = (await (await get(server, collectionPath)).json()) as { examples: Array<{ request: unknown }> };
-  return JSON.stringify(described.examples[0]!.request);
-}
-
-/** An exec of the latest release over a connection of its own: its status and the release that answered. */
-function exec(server: ServerProcess, body: string, requestId?: string): Promise<{ status: number; release: string | undefined }> {
-  const headers = {
-    'Content-Type': 'application/json',
-    'X-APIKEY': KEY,
-    ...(requestId === undefined ? {} : { 'X-Request-Id': requestId }),
-  };
-  return new Promise((resolve, reject) => {
-    const sent = httpRequest(server.url + collectionPath + '/exec', { method: 'POST', agent: false, headers }, (answer) => {
-      answer.resume();
-      answer.on('end', () => resolve({ status: answer.statusCode!, release: answer.headers['x-facetform-release'] as string | undefined }));
-    });
-    sent.on('error', reject);
-    sent.end(body);
-  });
-}
-
-/** The releases of the repository the server lists, from discovery. */
-async function listedReleases(server: ServerProcess): Promise<string[]> {
-  type Listed = { repositories: Array<{ name: string; apiVersions: Array<{ releases: string[] }> }> };
-  const listed = (await (await get(server, BASE)).json()) as Listed;
-  return listed.repositories.find((repository) => repository.name === REPOSITORY)?.apiVersions[0]?.releases ?? [];
-}
-
-/** The server's JSON log lines with message `text`. */
-const logLines = (server: ServerProcess, text: string) =>
-  server
-    .stdout()
-    .split('\n')
-    .filter((line) => line.includes(`"msg":"${text}`))
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM)', () => {
   let registry: DockerRegistry;
@@ -266,14 +188,10 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM
       expect(await exec(server, body)).toEqual({ status: 200, release: LATEST });
 
       await own.kill();
-      const failedPolls = async () => {
-        const text = await (await get(server, '/metrics')).text();
-        return { text, failed: Number(/^facetform_registry_polls_total\{outcome="failed"\} (\d+)$/m.exec(text)?.[1] ?? 0) };
-      };
       // Two polls or more fail: the outage is logged at the first only.
       const { value: metrics } = await waitFor(
         async () => {
-          const scraped = await failedPolls();
+          const scraped = await failedPolls(server);
           return scraped.failed >= 2 ? scraped : undefined;
         },
         POLL_SECONDS * 2 + 4,
@@ -292,7 +210,8 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM
       await own.restart();
       const back = await waitFor(
         async () => ((await readyz(server)).body.registry.reachable === true ? true : undefined),
-        POLL_SECONDS + 4,
+        // Failed polls are retried ever more slowly (twice the wait after each): two or three by now.
+        POLL_SECONDS * 8 + 4,
         'the registry reachable again',
       );
       const { body: ready } = await readyz(server);
