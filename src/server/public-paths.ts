@@ -11,8 +11,12 @@ export const CONSOLE_ASSETS = '/console/';
 const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
 const PUBLIC_PREFIXES = ['/problems/', CONSOLE_ASSETS];
 
-/** A `.` or `..` segment, written or percent-encoded: `/console/../apis/repos` is an /apis/ path to a proxy that normalises it. */
-const DOT_SEGMENT = /(?:^|\/)(?:\.|%2e){1,2}(?:\/|$)/i;
+/**
+ * A `.` or `..` segment, written or percent-encoded, between slashes a proxy may decode (`%2f`, `\`)
+ * or end at a `;` parameter: `/console/../apis/repos` or `/console/..%2fapis/repos` is an /apis/ path
+ * to a proxy that normalises it.
+ */
+const DOT_SEGMENT = /(?:^|\/|%2f|\\)(?:\.|%2e){1,2}(?:\/|%2f|\\|;|$)/i;
 
 export function isPublic(path: string): boolean {
   // Such a path is never public: it gets the key check (401 without a key) as every /apis/ path does.

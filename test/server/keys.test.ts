@@ -144,7 +144,15 @@ describe('API keys', () => {
           .on('error', reject)
           .end();
       });
-    for (const rawPath of ['/apis/repos', '/console/../apis/repos', '/console/%2e%2e/apis/repos', '/console/./../apis/repos'])
+    for (const rawPath of [
+      '/apis/repos',
+      '/console/../apis/repos',
+      '/console/%2e%2e/apis/repos',
+      '/console/./../apis/repos',
+      '/console/..%2fapis/repos',
+      '/console/..\\apis/repos',
+      '/console/..;/apis/repos',
+    ])
       expect(await status(rawPath), rawPath).toBe(401);
     expect(await status('/console/console.css'), 'the console assets stay public').toBe(200);
   });
