@@ -10,6 +10,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual, promisify } from 'node:util';
 import fc from 'fast-check';
+import { parse as parseYaml } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { formatManifest, formatManifestList } from '../src/manifest/format.js';
 import { toPointer } from '../src/util/json.js';
@@ -320,6 +321,19 @@ const NASTY_TOKENS = [
     'x: y\nmetadata:',
   ],
 ];
+/** Text whose first or last line holds only spaces or tabs (issue 33). */
+const WHITESPACE_EDGES: Record<string, string> = {
+  a: ' \n',
+  b: '  \n\nx',
+  c: '  \n\nx\n',
+  d: ' \n\n',
+  e: '\t\n',
+  f: '\n \n',
+  g: 'x\n ',
+  h: 'x\n\t\n\n',
+  i: ' \t\n  x\n',
+  j: '\n\n  \n\nx',
+};
 /** Single characters kubectl refuses raw, takes for line breaks, or that change how a scalar reads. */
 const NASTY_CHARACTERS = [
   ...[
@@ -595,6 +609,10 @@ describe('YAML answers read by kubectl', () => {
       configMap({ data: { a: 'x\u007fy', b: '\u0080\u009f', c: '\uffff', d: 'a\nb\u007f\n', e: '\u0000\u001b' } }),
     ],
     ['a first line that is only spaces (" \\n" came back as "\\n")', configMap({ data: { a: ' \n', b: '  \nx', c: '\n\nx\n\n' } })],
+    [
+      'a first or last line of only whitespace (issue 33: "  \\n\\nx")',
+      configMap({ data: { ...WHITESPACE_EDGES }, extra: [...Object.values(WHITESPACE_EDGES), { k: [' \n'] }] }),
+    ],
     ['a first line that starts with a tab', configMap({ data: { a: '\tindented\nnext', b: '\t\n' } })],
     [
       'a << member name, a StorageClass parameter go-yaml takes for a merge key',
@@ -620,6 +638,22 @@ describe('YAML answers read by kubectl', () => {
       expect(await kubectlReadsYamlOf(manifest)).toEqual(manifest);
     });
   }
+
+  it('writes text led or ended by a line of only whitespace double-quoted, which kubectl and the yaml library read alike', async () => {
+    // A literal block carries such a line as trailing whitespace: go-yaml reads `|2` + `   ` as " \n",
+    // the yaml library (and whatever trims trailing whitespace) as "". Quoted, every reader agrees.
+    const manifest = configMap({ data: { ...WHITESPACE_EDGES } });
+    const yaml = formatManifest(manifest, 'yaml');
+    for (const value of Object.values(WHITESPACE_EDGES)) expect(yaml).toContain(JSON.stringify(value));
+    expect(yaml).not.toContain('|2');
+    expect(parseYaml(yaml)).toEqual(manifest);
+    expect(await kubectlReadsYamlOf(manifest)).toEqual(manifest);
+    // Lines of only whitespace between lines with content stay in a readable literal block.
+    const inside = configMap({ data: { script: 'def f():\n    x = 1\n    \n    return x\n', b: '\n\nx\n' } });
+    expect(formatManifest(inside, 'yaml')).toContain('script: |2\n');
+    expect(parseYaml(formatManifest(inside, 'yaml'))).toEqual(inside);
+    expect(await kubectlReadsYamlOf(inside)).toEqual(inside);
+  });
 
   it('keeps a member name from injecting a top-level field: kubectl reads a ConfigMap, not a Secret', async () => {
     // The YAML library written before broke a name at U+2028 or U+0085: this ConfigMap came back a Secret.

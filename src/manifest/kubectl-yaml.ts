@@ -11,7 +11,8 @@
  *   (`name: web`, `image: nginx:1.25`, `storage: 10Gi`); anything else is double-quoted, with an
  *   escape for every character the reader refuses or folds;
  * - text of several lines is a literal block with an explicit indentation indicator and chomping
- *   (`|2-`, `|2`, `|2+`) when every character may appear raw, double-quoted otherwise;
+ *   (`|2-`, `|2`, `|2+`) when every character may appear raw and no line of only whitespace leads
+ *   or ends it, double-quoted otherwise;
  * - a key whose written form is longer than an implicit key may be takes the explicit `? key` form;
  * - numbers are JSON's number text, which go-yaml v2 resolves to the value kubectl reads from JSON.
  */
@@ -170,10 +171,25 @@ function nonStringText(value: unknown): string {
   }
 }
 
-/** Text of several lines that a literal block carries exactly: every character raw, one line not empty. */
+/**
+ * Text of several lines that a literal block carries exactly: every character raw, and a line with
+ * other characters than spaces and tabs before and after every line of only spaces and tabs. A
+ * block's leading or trailing line of only whitespace is where readers part: go-yaml reads
+ * `|2` + `   ` as " \n", the `yaml` library and any tool that trims trailing whitespace (editors,
+ * terminals, patches) as "" (issue 33); such text is double-quoted.
+ */
 function isLiteralBlockText(text: string): boolean {
-  return text.includes('\n') && !NOT_RAW.test(text) && /[^\n]/.test(text);
+  if (!text.includes('\n') || NOT_RAW.test(text)) return false;
+  const lines = text.split('\n');
+  const first = lines.findIndex(hasContent);
+  if (first === -1) return false; // only line breaks, spaces and tabs
+  let last = lines.length - 1;
+  while (!hasContent(lines[last]!)) last--;
+  const blank = (line: string) => line === '';
+  return lines.slice(0, first).every(blank) && lines.slice(last + 1).every(blank);
 }
+
+const hasContent = (line: string): boolean => /[^ \t]/.test(line);
 
 /**
  * `|2-` (no final line break), `|2` (one) or `|2+` (several, kept). The explicit indicator lets a

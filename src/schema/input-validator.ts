@@ -9,6 +9,7 @@ import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
 import { goRegExpEngine } from './go-regexp.js';
 import type { Schema } from './kube-types.js';
+import { OptionalNulls } from './optional-nulls.js';
 import { SchemaDefaults } from './structural-defaults.js';
 import { MemberWalker } from './unknown-members.js';
 import { escapePointerSegment } from '../util/json.js';
@@ -94,9 +95,13 @@ export class InputValidator {
   /** A CRD's defaults, filled in before the schema judges a value, as the API server does; null when it has none. */
   private defaults: SchemaDefaults | undefined | null = null;
   private readonly walker: MemberWalker;
+  /** Null for an optional member is unset (CONTRACT §5): judged as if unwritten. */
+  private readonly nulls: OptionalNulls;
 
   constructor(readonly schema: Schema) {
-    this.walker = new MemberWalker([schema], (schema.definitions as Record<string, Schema>) ?? {});
+    const definitions = (schema.definitions as Record<string, Schema>) ?? {};
+    this.walker = new MemberWalker([schema], definitions);
+    this.nulls = OptionalNulls.compile(schema, definitions);
   }
 
   /** Compiles now rather than on the first check, e.g. to fail early on a broken schema. */
@@ -110,7 +115,8 @@ export class InputValidator {
     const validate = this.compile();
     if (this.defaults === null)
       this.defaults = SchemaDefaults.compile(this.schema, (this.schema.definitions as Record<string, Schema>) ?? {});
-    const problems = validate(this.defaults === undefined ? value : this.defaults.apply(value))
+    const unset = this.nulls.apply(value);
+    const problems = validate(this.defaults === undefined ? unset : this.defaults.apply(unset))
       ? []
       : problemsOf(validate.errors ?? [], pointer);
     const unknown: string[] = [];

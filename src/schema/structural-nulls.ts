@@ -24,16 +24,8 @@ export class NullPruning {
     return holdsNull(value) ? this.prune(value, this.schema) : value;
   }
 
-  /** The schema's parts, `$ref` and `allOf` read in: where properties, items and nullability are. */
   private parts(schema: Node | undefined): Node[] {
-    if (schema === undefined) return [];
-    const parts = [schema];
-    if (typeof schema.$ref === 'string') {
-      const target = this.definitions[schema.$ref.replace('#/definitions/', '')];
-      if (isPlainObject(target)) parts.push(...this.parts(target));
-    }
-    if (Array.isArray(schema.allOf)) for (const part of schema.allOf) if (isPlainObject(part)) parts.push(...this.parts(part));
-    return parts;
+    return schemaParts(schema, this.definitions);
   }
 
   private prune(value: unknown, schema: Node | undefined): unknown {
@@ -51,6 +43,18 @@ export class NullPruning {
     }
     return result;
   }
+}
+
+/** The schema's parts, `$ref` and `allOf` read in: where properties, items, `required` and nullability are. */
+export function schemaParts(schema: Node | undefined, definitions: Record<string, unknown>): Node[] {
+  if (schema === undefined) return [];
+  const parts = [schema];
+  if (typeof schema.$ref === 'string') {
+    const target = definitions[schema.$ref.replace('#/definitions/', '')];
+    if (isPlainObject(target)) parts.push(...schemaParts(target, definitions));
+  }
+  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) if (isPlainObject(part)) parts.push(...schemaParts(part, definitions));
+  return parts;
 }
 
 /** Go's getSchemaForField: the declared member's schema, else additionalProperties'. */
@@ -72,7 +76,7 @@ const prunable = (parts: Node[]): boolean =>
       (Array.isArray(part.anyOf) && part.anyOf.some((branch) => isPlainObject(branch) && branch.type === 'null')),
   );
 
-function holdsNull(value: unknown): boolean {
+export function holdsNull(value: unknown): boolean {
   if (value === null) return true;
   if (Array.isArray(value)) return value.some(holdsNull);
   if (typeof value !== 'object' || value === undefined) return false;

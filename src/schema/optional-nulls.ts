@@ -1,0 +1,66 @@
+/**
+ * `null` for an optional member is unset (CONTRACT §5), as the API server reads it: Go's decoder
+ * makes null a member's zero value, so `metadata.creationTimestamp: null` (as `kubectl create
+ * --dry-run=client -o yaml` writes it) or a claim's `spec.storageClassName: null` is as if unwritten.
+ * Input values are judged without such nulls; what is rendered keeps them as written, since kubectl
+ * apply sends them and the API server takes them.
+ *
+ * Only a member the schema declares is read so, and never one its object lists as required: a
+ * required member that is null stays null and its schema refuses it. Nulls in arrays and in maps
+ * (`labels: {a: null}`) are values, not unset members, and are judged as written.
+ */
+import { isPlainObject } from '../util/json.js';
+import { holdsNull, schemaParts } from './structural-nulls.js';
+
+type Node = Record<string, unknown>;
+
+export class OptionalNulls {
+  private constructor(
+    private readonly schema: Node,
+    private readonly definitions: Record<string, unknown>,
+  ) {}
+
+  static compile(schema: Node, definitions: Record<string, unknown> = {}): OptionalNulls {
+    return new OptionalNulls(schema, definitions);
+  }
+
+  /** `value` without the nulls of its optional members: the same value (never changed) when it holds no null. */
+  apply(value: unknown): unknown {
+    return holdsNull(value) ? this.prune(value, this.schema) : value;
+  }
+
+  private prune(value: unknown, schema: Node | undefined): unknown {
+    if (value === null || typeof value !== 'object' || !holdsNull(value)) return value;
+    const parts = schemaParts(schema, this.definitions);
+    if (Array.isArray(value)) {
+      const items = parts.find((part) => isPlainObject(part.items))?.items as Node | undefined;
+      return value.map((item) => this.prune(item, items));
+    }
+    const required = new Set(parts.flatMap((part) => (Array.isArray(part.required) ? part.required : [])));
+    const result: Record<string, unknown> = {};
+    for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
+      const declared = declaredMember(parts, name);
+      if (member === null && declared !== undefined && !required.has(name)) continue;
+      // defineProperty, so that a member named __proto__ stays a member.
+      Object.defineProperty(result, name, {
+        value: this.prune(member, declared ?? additionalMember(parts)),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    return result;
+  }
+}
+
+function declaredMember(parts: Node[], name: string): Node | undefined {
+  for (const part of parts)
+    if (isPlainObject(part.properties) && Object.hasOwn(part.properties, name) && isPlainObject(part.properties[name]))
+      return part.properties[name] as Node;
+  return undefined;
+}
+
+function additionalMember(parts: Node[]): Node | undefined {
+  for (const part of parts) if (isPlainObject(part.additionalProperties)) return part.additionalProperties;
+  return undefined;
+}
