@@ -6,7 +6,7 @@ import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOfKind, declaredRelease, repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
+import { collectionOfKind, declaredRelease, facetsWriting, repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
 import { BASE, KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { launchChromium, withoutChromium } from './helpers/tools.js';
 
@@ -50,6 +50,9 @@ const SERVICE_SECTIONS = readdirSync(path.join(SHIPPED_REPOS, SERVICE.repository
   });
 const ENTRY = SERVICE.seed.globalvars![SERVICE.variable]!;
 const pointerOf = (path: string) => `/values/${ENTRY}/${path.split('.').join('/')}`;
+const ENTRY_VALUES = SERVICE.seed.values[ENTRY];
+/** The facet of the section that writes the Service's ports (its most specific one). */
+const PORTS_FACET = facetsWriting(SERVICE, 'spec.ports').at(-1)!;
 
 /** A schema node with its $ref followed and its allOf parts joined (properties, required, enum). */
 function deref(node: any, root: any): any {
@@ -133,35 +136,37 @@ describe.skipIf(withoutChromium)('console in a real browser', () => {
     expect(await page.evaluate(() => localStorage.length)).toBe(0);
 
     await eventually(async () => (await page.locator('#collection option').count()) > 0, 'the collections');
-    await page.selectOption('#repository', { label: `service-resources v1 (${declaredRelease('service-resources')})` });
-    const serviceCollections = repositoriesIn().find((repository) => repository.name === 'service-resources')!.collections.length;
+    await page.selectOption('#repository', { label: `${SERVICE.repository} v1 (${declaredRelease(SERVICE.repository)})` });
+    const serviceCollections = repositoriesIn().find((repository) => repository.name === SERVICE.repository)!.collections.length;
     await eventually(
       async () => (await page.locator('#collection option').count()) === serviceCollections,
-      'the service-resources collections',
+      `the ${SERVICE.repository} collections`,
     );
-    await page.selectOption('#collection', { label: 'service (Service)' });
-    await eventually(async () => (await page.locator('#facet-list input').count()) === 7, 'the facets of service');
+    await page.selectOption('#collection', { label: `${SERVICE.collection} (Service)` });
+    await eventually(
+      async () => (await page.locator('#facet-list input').count()) === new Set(SERVICE_SECTIONS.flatMap((section) => section.facets)).size,
+      'the facets of service',
+    );
     expect(await page.locator('#facet-master').isChecked()).toBe(true);
     expect(await page.locator('#facet-master').isDisabled()).toBe(true);
 
-    // Start from no optional facet, then tick addon:ports.
-    for (const facet of ['addon-spec', 'addon-ports'])
-      if (await page.locator(`#facet-${facet}`).isChecked()) await page.uncheck(`#facet-${facet}`);
+    // Start from no optional facet, then tick the facet whose section writes the ports.
+    for (const box of await page.locator('#facet-list input:not([disabled])').all()) if (await box.isChecked()) await box.uncheck();
     // A ClusterIP Service without ports is refused, as the API server refuses it: the answer names the member.
     await eventually(
       async () => (await text('[data-error-for="/facets"]')).includes('/spec/ports'),
       'the refusal of a Service without ports',
     );
-    await page.check('#facet-addon-ports');
+    await page.check(facetId(PORTS_FACET));
     await eventually(async () => (await text('#manifest')).includes('ports:'), 'ports in the manifest');
-    expect(await text('#manifest')).toContain('targetPort: 8080');
+    expect(await text('#manifest')).toContain(`targetPort: ${ENTRY_VALUES.spec.ports[0].targetPort}`);
     expect(await text('#command')).toContain('-H "X-APIKEY: $API_KEY"');
     expect(await text('#command')).toContain('| kubectl apply -f -');
     expect(await text('#command')).not.toContain(KEY);
 
-    const port = page.locator('[data-pointer="/values/web/spec/ports/0/port"]');
+    const port = field(pointerOf('spec.ports.0.port'));
     await port.fill('http');
-    const error = page.locator('.field:has([data-pointer="/values/web/spec/ports/0/port"]) .field-error');
+    const error = page.locator(`.field:has([data-pointer="${pointerOf('spec.ports.0.port')}"]) .field-error`);
     await eventually(
       async () => (await error.count()) === 1 && (await error.textContent()) === 'must be integer',
       'the error next to the port field',
@@ -182,19 +187,22 @@ describe.skipIf(withoutChromium)('console in a real browser', () => {
     expect(JSON.parse(await text('#schema')).title).toBe('ServiceValues');
     await page.check('input[name="mode"][value="json"]');
     const values = JSON.parse(await page.inputValue('#values-json'));
-    values.web.spec.port = 80;
-    values.web.spec['pörts "b"'] = [];
+    values[ENTRY].spec.port = 80;
+    values[ENTRY].spec['pörts "b"'] = [];
     await page.fill('#values-json', JSON.stringify(values));
-    await eventually(async () => (await text('#warnings')).includes('unknown field "/values/web/spec/port"'), 'the warning');
+    await eventually(async () => (await text('#warnings')).includes(`unknown field "${pointerOf('spec.port')}"`), 'the warning');
     // Warning headers carry UTF-8 bytes and quoted pairs; the page shows the text.
-    await eventually(async () => (await text('#warnings')).includes('unknown field "/values/web/spec/pörts "b""'), 'the non-ASCII warning');
-    delete values.web.spec['pörts "b"'];
-    values.web.spec.ports[0].port = 'http';
+    await eventually(
+      async () => (await text('#warnings')).includes(`unknown field "/values/${ENTRY}/spec/pörts "b""`),
+      'the non-ASCII warning',
+    );
+    delete values[ENTRY].spec['pörts "b"'];
+    values[ENTRY].spec.ports[0].port = 'http';
     await page.fill('#values-json', JSON.stringify(values));
     await eventually(
       async () =>
         (await page.locator('#json-errors').isVisible()) &&
-        (await text('#json-errors')).includes('/values/web/spec/ports/0/port: must be integer'),
+        (await text('#json-errors')).includes(`${pointerOf('spec.ports.0.port')}: must be integer`),
       'the error under the JSON editor',
     );
     await page.fill('#values-json', 'null');

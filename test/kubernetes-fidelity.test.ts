@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { compileRepositories } from '../src/compiler/compile.js';
 import { checkManifest } from '../src/manifest/kube-check.js';
 import { buildInto } from './helpers/build.js';
-import { collectionOfKind, facetsWriting, removeFrom, repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
+import { collectionOfKind, facetsWriting, plantedMember, removeFrom, repoCopy, SHIPPED_REPOS } from './helpers/repos.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -24,38 +24,40 @@ const meta = { metadata: { name: 'web' } };
 const SERVICE = collectionOfKind('Service');
 const PORTS_FACET = facetsWriting(SERVICE, 'spec.ports').at(-1)!;
 const TYPE_FACET = facetsWriting(SERVICE, 'spec.type').at(-1)!;
+const PVC = collectionOfKind('PersistentVolumeClaim');
+const STORAGE_FACET = facetsWriting(PVC, 'spec.resources').at(-1)!;
+const CONFIGMAP = collectionOfKind('ConfigMap');
+const BINARYDATA_FACET = facetsWriting(CONFIGMAP, 'binaryData').at(-1)!;
+const CRD = collectionOfKind('CustomResourceDefinition');
+/** The collection that renders `kind`, and the facet of the section that writes `member` in it, from repos/. */
+const writing = (kind: string, member: string) => {
+  const found = collectionOfKind(kind);
+  return { repository: found.repository, collection: found.collection, facets: [facetsWriting(found, member).at(-1)!] };
+};
 
 /** Each value the API server refuses, the request that carries it, and the request member it is. */
 const refused = [
   {
     what: 'a Service port of 80.5 (int32)',
-    repository: 'service-resources',
-    collection: 'service',
-    facets: ['addon:ports'],
+    ...writing('Service', 'spec.ports'),
     pointer: '/values/web/spec/ports/0/port',
     values: { ...meta, spec: { ports: [{ port: 80.5 }] } },
   },
   {
     what: 'a Service protocol HTTP (TCP, UDP or SCTP)',
-    repository: 'service-resources',
-    collection: 'service',
-    facets: ['addon:ports'],
+    ...writing('Service', 'spec.ports'),
     pointer: '/values/web/spec/ports/0/protocol',
     values: { ...meta, spec: { ports: [{ port: 80, protocol: 'HTTP' }] } },
   },
   {
     what: 'a Service port beyond int32',
-    repository: 'service-resources',
-    collection: 'service',
-    facets: ['addon:ports'],
+    ...writing('Service', 'spec.ports'),
     pointer: '/values/web/spec/ports/0/port',
     values: { ...meta, spec: { ports: [{ port: 2 ** 31 }] } },
   },
   {
     what: 'an Ingress backend port number of 80.5',
-    repository: 'service-resources',
-    collection: 'ingress',
-    facets: ['addon:rules'],
+    ...writing('Ingress', 'spec.rules'),
     pointer: '/values/web/spec/rules/0/http/paths/0/backend/service/port/number',
     values: {
       ...meta,
@@ -66,9 +68,7 @@ const refused = [
   },
   {
     what: 'an Ingress pathType Whatever (Exact, Prefix, ImplementationSpecific)',
-    repository: 'service-resources',
-    collection: 'ingress',
-    facets: ['addon:rules'],
+    ...writing('Ingress', 'spec.rules'),
     pointer: '/values/web/spec/rules/0/http/paths/0/pathType',
     values: {
       ...meta,
@@ -79,33 +79,25 @@ const refused = [
   },
   {
     what: 'an Endpoints port of 1.5',
-    repository: 'service-resources',
-    collection: 'endpoints',
-    facets: ['addon:subsets'],
+    ...writing('Endpoints', 'subsets'),
     pointer: '/values/web/subsets/0/ports/0/port',
     values: { ...meta, subsets: [{ addresses: [{ ip: '10.0.0.1' }], ports: [{ port: 1.5 }] }] },
   },
   {
     what: 'a PVC storage of "ten gigs" (a quantity)',
-    repository: 'config-and-storage-resources',
-    collection: 'persistent-volume-claim',
-    facets: ['addon:spec'],
+    ...writing('PersistentVolumeClaim', 'spec.resources'),
     pointer: '/values/web/spec/resources/requests/storage',
     values: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: 'ten gigs' } } } },
   },
   {
     what: 'ConfigMap binaryData that is not base64',
-    repository: 'config-and-storage-resources',
-    collection: 'configmap',
-    facets: ['addon:binarydata'],
+    ...writing('ConfigMap', 'binaryData'),
     pointer: '/values/web/binaryData/blob',
     values: { ...meta, binaryData: { blob: 'not base64!' } },
   },
   {
     what: 'a CRD conversion caBundle that is not base64',
-    repository: 'extend-resources',
-    collection: 'customresourcedefinition',
-    facets: ['addon:conversion'],
+    ...writing('CustomResourceDefinition', 'spec.conversion'),
     pointer: '/values/web/spec/conversion/webhook/clientConfig/caBundle',
     values: {
       ...meta,
@@ -123,8 +115,8 @@ const refused = [
   },
   {
     what: 'a metadata.generation beyond 2^53 (int64 that JSON cannot carry exactly)',
-    repository: 'service-resources',
-    collection: 'service',
+    repository: SERVICE.repository,
+    collection: SERVICE.collection,
     facets: [],
     pointer: '/values/web/metadata/generation',
     values: { metadata: { name: 'web', generation: 2 ** 53 + 2 } },
@@ -184,7 +176,7 @@ describe('what the API server accepts', () => {
         versions: [{ name: 'v1', served: true, storage: true, schema: { openAPIV3Schema } }],
       },
     };
-    const response = await server.request(execPath('extend-resources', 'customresourcedefinition') + '?strict=true', {
+    const response = await server.request(execPath(CRD.repository, CRD.collection) + '?strict=true', {
       method: 'POST',
       json: { values: { web: values } },
     });
@@ -196,10 +188,10 @@ describe('what the API server accepts', () => {
 
   it('takes int-or-string and quantities in both of their forms', async () => {
     // Two ports: the API server requires each to be named.
-    const ports = await server.request(execPath('service-resources', 'service'), {
+    const ports = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
       method: 'POST',
       json: {
-        facets: ['addon:ports'],
+        facets: [PORTS_FACET],
         values: {
           web: {
             ...meta,
@@ -215,10 +207,10 @@ describe('what the API server accepts', () => {
     });
     expect(ports.status).toBe(200);
     for (const storage of ['10Gi', '500M', 1.5, 10]) {
-      const response = await server.request(execPath('config-and-storage-resources', 'persistent-volume-claim'), {
+      const response = await server.request(execPath(PVC.repository, PVC.collection), {
         method: 'POST',
         json: {
-          facets: ['addon:spec'],
+          facets: [STORAGE_FACET],
           values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } },
         },
       });
@@ -238,7 +230,7 @@ describe('formats as the API server parses them (Go), not as a looser or stricte
     return { request, pointer: `/values/${id}/metadata/creationTimestamp` };
   };
   const withStorage = (storage: string) => ({
-    facets: ['addon:spec'],
+    facets: [STORAGE_FACET],
     values: { web: { ...meta, spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } } } },
   });
 
@@ -262,19 +254,19 @@ describe('formats as the API server parses them (Go), not as a looser or stricte
 
   it("refuses quantities outside apimachinery's grammar, and takes every suffix it has", async () => {
     for (const refused of ['10h', '1da', '1Y', '1e1.5', 'ten gigs', '10 Gi']) {
-      const response = await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(refused));
+      const response = await exec(PVC.repository, PVC.collection, withStorage(refused));
       expect(response.status, refused).toBe(422);
     }
     for (const taken of ['10Gi', '1Ei', '100n', '5u', '500m', '1k', '2P', '+1e3', '.5', '1.', '3E-2'])
-      expect((await exec('config-and-storage-resources', 'persistent-volume-claim', withStorage(taken))).status, taken).toBe(200);
+      expect((await exec(PVC.repository, PVC.collection, withStorage(taken))).status, taken).toBe(200);
   });
 
   it('takes base64 wrapped in lines, as `base64` writes it and Go decodes it', async () => {
     const wrapped = Buffer.from('x'.repeat(100))
       .toString('base64')
       .replace(/(.{76})/g, '$1\n');
-    const response = await exec('config-and-storage-resources', 'configmap', {
-      facets: ['addon:binarydata'],
+    const response = await exec(CONFIGMAP.repository, CONFIGMAP.collection, {
+      facets: [BINARYDATA_FACET],
       values: { web: { ...meta, binaryData: { blob: wrapped, crlf: 'aGVs\r\nbG8=' } } },
     });
     expect(response.status).toBe(200);
@@ -292,8 +284,8 @@ describe('numbers that do not survive JSON', () => {
     '80.0000000000000001',
   ]) {
     it(`answers 400 naming the pointer of ${literal.slice(0, 20)}, never another number or null`, async () => {
-      const body = `{"values":{"web":{"metadata":{"name":"web","annotations":{"a":"b"}},"spec":{"ports":[{"port":${literal}}]}}},"facets":["addon:ports"]}`;
-      const response = await server.request(execPath('service-resources', 'service'), {
+      const body = `{"values":{"web":{"metadata":{"name":"web","annotations":{"a":"b"}},"spec":{"ports":[{"port":${literal}}]}}},"facets":[${JSON.stringify(PORTS_FACET)}]}`;
+      const response = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
         method: 'POST',
         body,
         headers: { 'Content-Type': 'application/json' },
@@ -362,12 +354,12 @@ describe('values only the manifest check can judge', () => {
     try {
       // A NodePort Service with its ports, which the API server requires.
       const ports = [{ port: 80 }];
-      const valid = await widened.request(execPath('service-resources', 'service'), {
+      const valid = await widened.request(execPath(SERVICE.repository, SERVICE.collection), {
         method: 'POST',
         json: { facets: [TYPE_FACET, PORTS_FACET], values: { web: { ...meta, spec: { exposure: 'Node', ports } } } },
       });
       expect(valid.status).toBe(200);
-      const response = await widened.request(execPath('service-resources', 'service'), {
+      const response = await widened.request(execPath(SERVICE.repository, SERVICE.collection), {
         method: 'POST',
         json: { facets: [TYPE_FACET, PORTS_FACET], values: { web: { ...meta, spec: { exposure: 'Whatever', ports } } } },
       });
@@ -382,19 +374,26 @@ describe('values only the manifest check can judge', () => {
   });
 
   it('asks for the facet whose section writes a member Kubernetes requires', async () => {
-    const response = await server.request(execPath('config-and-storage-resources', 'storageclass'), {
+    const storageClass = collectionOfKind('StorageClass');
+    const response = await server.request(execPath(storageClass.repository, storageClass.collection), {
       method: 'POST',
       json: { values: { web: meta } },
     });
     expect(response.status).toBe(422);
     const problem = await problemOf(response);
-    expect(problem.errors).toEqual([{ pointer: '/facets', detail: expect.stringContaining('addon:provisioner') }]);
+    expect(problem.errors).toEqual([
+      { pointer: '/facets', detail: expect.stringContaining(facetsWriting(storageClass, 'provisioner').at(-1)!) },
+    ]);
   });
 });
 
 describe("lint judges the sections' own values", () => {
-  const lint = async (files: Record<string, string>) => {
-    const dir = repoCopy(SHIPPED_REPOS, files);
+  // The planted value goes where the Service's sections write its member, or in a new section under a
+  // new facet when none does (test/helpers/repos.ts: plantedMember): the file and line come from that,
+  // whichever sections authors have added.
+  const lint = async (planted: ReturnType<typeof plantedMember>) => {
+    const dir = repoCopy(SHIPPED_REPOS, planted.files);
+    for (const file of planted.remove) removeFrom(dir, file);
     const { report } = await compileRepositories(dir);
     return report
       .sorted()
@@ -403,19 +402,17 @@ describe("lint judges the sections' own values", () => {
   };
 
   it('refuses a fixed value Kubernetes refuses, at its line', async () => {
-    const file = 'service-resources/service/sections/affinity.json';
-    const errors = await lint({ [file]: '{\n  "facets": ["addon:affinity"],\n  "spec": {\n    "sessionAffinity": "Sometimes"\n  }\n}\n' });
+    const planted = plantedMember(SERVICE, 'spec.sessionAffinity', 'Sometimes');
+    const errors = await lint(planted);
     expect(errors).toHaveLength(1);
-    expect(errors[0]).toMatchObject({ file, line: 4 });
+    expect(errors[0]).toMatchObject({ file: planted.file, line: planted.line });
     expect(errors[0]!.message).toContain('/spec/sessionAffinity');
   });
 
   it('refuses an interpolated placeholder where Kubernetes wants an integer', async () => {
-    const file = 'service-resources/service/sections/healthcheck.json';
-    const errors = await lint({
-      [file]: '{\n  "facets": ["addon:healthcheck"],\n  "spec": {\n    "healthCheckNodePort": "3{{ __SVC_ID__.spec.port }}"\n  }\n}\n',
-    });
-    expect(errors.map((error) => [error.file, error.line])).toEqual([[file, 4]]);
+    const planted = plantedMember(SERVICE, 'spec.healthCheckNodePort', `3{{ ${SERVICE.variable}.spec.port }}`);
+    const errors = await lint(planted);
+    expect(errors.map((error) => [error.file, error.line])).toEqual([[planted.file, planted.line]]);
     expect(errors[0]!.message).toContain('integer');
   });
 });

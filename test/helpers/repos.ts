@@ -153,3 +153,90 @@ export function unwrittenMember(
     );
   return { member: free[0], section: free[0].toLowerCase(), value: free[1] };
 }
+
+/** The sections of a collection of `repos`, each with its file name and parsed content, in file-name order. */
+export function sectionsOf(
+  found: Pick<ShippedCollection, 'repository' | 'collection'>,
+  repos = SHIPPED_REPOS,
+): Array<{ file: string; name: string; section: { facets: string[] } & Record<string, unknown> }> {
+  const dir = path.join(repos, found.repository, found.collection, 'sections');
+  return readdirSync(dir)
+    .filter((file) => file.endsWith('.json'))
+    .sort()
+    .map((file) => ({ file, name: file.slice(0, -'.json'.length), section: JSON.parse(readFileSync(path.join(dir, file), 'utf8')) }));
+}
+
+/** Every facet of a collection of `repos` (master included), sorted: what discovery lists and a request may name. */
+export function facetsOf(found: Pick<ShippedCollection, 'repository' | 'collection'>, repos = SHIPPED_REPOS): string[] {
+  return [...new Set(sectionsOf(found, repos).flatMap(({ section }) => section.facets))].sort();
+}
+
+/** A name of the form `${stem}` or `${stem}-<n>` that `taken` does not hold. */
+export function freshName(stem: string, taken: Iterable<string>): string {
+  const used = new Set(taken);
+  for (let n = 1; ; n++) {
+    const name = n === 1 ? stem : `${stem}-${n}`;
+    if (!used.has(name)) return name;
+  }
+}
+
+/**
+ * Files to write over a copy of `repos` so that exactly one section of the collection writes `member`
+ * (a dotted path, e.g. spec.sessionAffinity) with `value` as its text, whichever sections authors have
+ * added since: the section that writes it now gets the value instead (its other members kept), or,
+ * when none does, a new section under a new facet writes it. The examples that render the changed
+ * section are dropped (`remove`), so only the planted value can be refused. `file` is the section's
+ * path relative to `repos` and `line` the line of the member in the text written.
+ */
+export function plantedMember(
+  found: Pick<ShippedCollection, 'repository' | 'collection'>,
+  member: string,
+  value: unknown,
+  repos = SHIPPED_REPOS,
+): { files: Record<string, string>; remove: string[]; file: string; line: number } {
+  const segments = member.split('.');
+  const sections = sectionsOf(found, repos);
+  const written = (section: Record<string, unknown>) => {
+    let node: unknown = section;
+    for (const segment of segments) {
+      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
+      node = (node as Record<string, unknown>)[segment];
+    }
+    return true;
+  };
+  const writer = sections.find(({ section }) => written(section));
+  if (writer?.section.facets.includes('master'))
+    throw new Error(`${member} is written by master section ${writer.file}: plant another member`);
+  const facets = writer?.section.facets ?? [
+    `addon:${freshName(
+      'planted',
+      facetsOf(found, repos).map((facet) => facet.slice('addon:'.length)),
+    )}`,
+  ];
+  const name =
+    writer?.name ??
+    freshName(
+      'planted',
+      sections.map((section) => section.name),
+    );
+  // The member first in each object on its path, so it is the first line naming its last segment.
+  const withMember = (rest: unknown, depth: number): unknown => {
+    if (depth === segments.length) return value;
+    const others = typeof rest === 'object' && rest !== null && !Array.isArray(rest) ? { ...(rest as Record<string, unknown>) } : {};
+    const inner = withMember(others[segments[depth]!], depth + 1);
+    delete others[segments[depth]!];
+    return { [segments[depth]!]: inner, ...others };
+  };
+  const { facets: _, ...content } = writer?.section ?? {};
+  const text = `${JSON.stringify({ facets, ...(withMember(content, 0) as object) }, null, 2)}\n`;
+  const line = text.split('\n').findIndex((row) => row.includes(`"${segments.at(-1)}":`)) + 1;
+  const collection = path.join(found.repository, found.collection);
+  const remove = writer
+    ? examplesIn(repos)
+        .filter((example) => example.repository === found.repository && example.collection === found.collection)
+        .filter((example) => ((example.request.facets as string[] | undefined) ?? []).some((facet) => facets.includes(facet)))
+        .map((example) => path.join(collection, 'examples', `${example.name}.json`))
+    : [];
+  const file = path.join(collection, 'sections', `${name}.json`);
+  return { files: { [file]: text }, remove, file, line };
+}

@@ -4,7 +4,10 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
-import { collectionOfKind, declaredRelease, repositoriesIn } from '../helpers/repos.js';
+import { collectionOfKind, declaredRelease, examplesIn, facetsOf, repositoriesIn, sectionsOf } from '../helpers/repos.js';
+
+const SERVICE = collectionOfKind('Service');
+const STORAGECLASS = collectionOfKind('StorageClass');
 
 let server: TestServer;
 beforeAll(async () => {
@@ -25,45 +28,62 @@ describe('discovery', () => {
   });
 
   it('lists the collections of a repository with their facets', async () => {
-    const response = await server.request(`${BASE}/service-resources/v1/resources/collections`);
-    expect(response.headers.get('x-facetform-release')).toBe(declaredRelease('service-resources'));
+    const response = await server.request(`${BASE}/${SERVICE.repository}/v1/resources/collections`);
+    expect(response.headers.get('x-facetform-release')).toBe(declaredRelease(SERVICE.repository));
     const body = (await response.json()) as any;
     expect(body).toMatchObject({
-      repository: 'service-resources',
+      repository: SERVICE.repository,
       vendor: 'facetform',
       apiVersion: 'v1',
-      release: declaredRelease('service-resources'),
+      release: declaredRelease(SERVICE.repository),
     });
-    const service = body.collections.find((c: { name: string }) => c.name === 'service');
-    expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: '__SVC_ID__' });
-    expect(service.facets).toEqual([
-      'addon:clusterip',
-      'addon:externalips',
-      'addon:externalname',
-      'addon:ports',
-      'addon:spec',
-      'addon:type',
-      'master',
-    ]);
+    expect(body.collections.map((c: { name: string }) => c.name)).toEqual(
+      repositoriesIn().find((repository) => repository.name === SERVICE.repository)!.collections,
+    );
+    const service = body.collections.find((c: { name: string }) => c.name === SERVICE.collection);
+    expect(service).toMatchObject({ kind: 'Service', apiVersion: 'v1', variable: SERVICE.variable });
+    // Every facet its sections carry, master included, sorted: read from repos/, not listed by hand.
+    expect(service.facets).toEqual(facetsOf(SERVICE));
   });
 
   it('describes one collection: sections with facets and descriptions, and examples', async () => {
-    const body = (await (await server.request(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass`)).json()) as any;
-    expect(body).toMatchObject({ name: 'storageclass', variable: '__SC_ID__', kind: 'StorageClass', apiVersion: 'storage.k8s.io/v1' });
-    expect(body.sections[0]).toMatchObject({ name: 'core', facets: ['master'] });
+    const body = (await (
+      await server.request(`${BASE}/${STORAGECLASS.repository}/v1/resources/collections/${STORAGECLASS.collection}`)
+    ).json()) as any;
+    expect(body).toMatchObject({
+      name: STORAGECLASS.collection,
+      variable: STORAGECLASS.variable,
+      kind: 'StorageClass',
+      apiVersion: 'storage.k8s.io/v1',
+    });
+    // The sections of repos/, masters first, then the others in file-name order (the merge order).
+    const sections = sectionsOf(STORAGECLASS);
+    const ordered = [
+      ...sections.filter(({ section }) => section.facets.includes('master')),
+      ...sections.filter(({ section }) => !section.facets.includes('master')),
+    ];
+    expect(body.sections.map((section: { name: string; facets: string[] }) => [section.name, section.facets])).toEqual(
+      ordered.map(({ name, section }) => [name, section.facets]),
+    );
     expect(body.sections.every((section: { description: string }) => section.description.length > 10)).toBe(true);
     // Each section lists the input paths its placeholders read: the console shows them as the facet's fields.
     expect(body.sections[0].inputs).toEqual(['metadata']);
-    expect(body.sections.find((section: { name: string }) => section.name === 'provisioner').inputs).toEqual([
+    // The section that writes provisioner reads it as {{ A ?? B }}: both paths.
+    const provisioner = sections.find(({ section }) => Object.hasOwn(section, 'provisioner'))!;
+    expect(body.sections.find((section: { name: string }) => section.name === provisioner.name).inputs).toEqual([
       'provisioner',
       'spec.provisioner',
-    ]); // {{ A ?? B }} reads both
-    expect(body.examples.map((example: { name: string }) => example.name)).toContain('seed');
-    expect(body.links.exec).toBe(`${BASE}/config-and-storage-resources/v1/resources/collections/storageclass/exec`);
+    ]);
+    expect(body.examples.map((example: { name: string }) => example.name)).toEqual(
+      examplesIn()
+        .filter((example) => example.repository === STORAGECLASS.repository && example.collection === STORAGECLASS.collection)
+        .map((example) => example.name),
+    );
+    expect(body.links.exec).toBe(`${BASE}/${STORAGECLASS.repository}/v1/resources/collections/${STORAGECLASS.collection}/exec`);
   });
 
   it('serves the input JSON Schema of a collection', async () => {
-    const response = await server.request(`${BASE}/service-resources/v1/resources/collections/service/schema`);
+    const response = await server.request(`${BASE}/${SERVICE.repository}/v1/resources/collections/${SERVICE.collection}/schema`);
     expect(response.headers.get('content-type')).toBe('application/schema+json');
     const schema = (await response.json()) as any;
     expect(schema.title).toBe('ServiceValues');
@@ -91,7 +111,7 @@ describe('OpenAPI document', () => {
     expect(document.components.securitySchemes.apiKey).toMatchObject({ type: 'apiKey', in: 'header', name: 'X-APIKEY' });
     expect(document.components.securitySchemes.bearer).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(document.security).toEqual([{ apiKey: [] }, { bearer: [] }]);
-    const operation = document.paths[execPath('service-resources', 'service')].post;
+    const operation = document.paths[execPath(SERVICE.repository, SERVICE.collection)].post;
     expect(Object.keys(operation.responses).sort()).toEqual([
       '200',
       '400',
@@ -108,18 +128,22 @@ describe('OpenAPI document', () => {
       '500',
       '503',
     ]);
-    expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual({ __SVC_ID__: 'web' });
-    expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toContain('addon:ports');
+    expect(operation.requestBody.content['application/json'].examples.seed.value.globalvars).toEqual(SERVICE.seed.globalvars);
+    expect(operation.requestBody.content['application/json'].schema.properties.facets.items.enum).toEqual(
+      expect.arrayContaining(facetsOf(SERVICE)),
+    );
   });
 
   it('describes the batch operation, with an example that renders', async () => {
     const operation = document.paths['/apis/repos/facetform/exec'].post;
     expect(operation.requestBody.content['application/json'].schema.required).toEqual(['resources', 'values']);
     const example = operation.requestBody.content['application/json'].examples.application.value;
-    expect(example.resources.length).toBe(4);
+    // The seeds of the first collections that have one, at most four (src/server/openapi-render-paths.ts).
+    const seeds = Math.min(4, examplesIn().filter((shipped) => shipped.name === 'seed').length);
+    expect(example.resources.length).toBe(seeds);
     const response = await server.request('/apis/repos/facetform/exec', { method: 'POST', json: example });
     expect(response.status).toBe(200);
-    expect(((await response.json()) as any).items).toHaveLength(4);
+    expect(((await response.json()) as any).items).toHaveLength(seeds);
   });
 
   it('has request schemas that accept the examples and reject bad values', () => {
@@ -133,7 +157,7 @@ describe('OpenAPI document', () => {
       const validate = ajv.compile(JSON.parse(JSON.stringify(content.schema).replaceAll('"#/components/', '"openapi#/components/')));
       for (const [name, example] of Object.entries<any>(content.examples)) expect(validate(example.value), `${path} ${name}`).toBe(true);
     }
-    const service = document.paths[execPath('service-resources', 'service')].post.requestBody.content['application/json'].schema;
+    const service = document.paths[execPath(SERVICE.repository, SERVICE.collection)].post.requestBody.content['application/json'].schema;
     const validate = ajv.compile(JSON.parse(JSON.stringify(service).replaceAll('"#/components/', '"openapi#/components/')));
     expect(validate({ values: { web: { metadata: { name: 'w' }, spec: { ports: [{ port: 'http' }] } } } })).toBe(false);
   });
@@ -141,7 +165,6 @@ describe('OpenAPI document', () => {
 
 describe('operations', () => {
   // A request the API server takes (a ClusterIP Service needs its ports): the Service collection's seed, from repos/.
-  const SERVICE = collectionOfKind('Service');
 
   it('reports health and readiness', async () => {
     expect((await (await server.request('/healthz')).json()) as any).toEqual({ status: 'ok' });

@@ -4,7 +4,7 @@ import { parse as parseYaml } from 'yaml';
 import { loadBundles } from '../../src/bundle/load.js';
 import type { ManifestCheck } from '../../src/manifest/kube-check.js';
 import { readLimits } from '../../src/server/config.js';
-import { collectionOfKind, examplesIn, facetsWriting, repositoriesIn } from '../helpers/repos.js';
+import { collectionOfKind, examplesIn, facetsOf, facetsWriting, repositoriesIn } from '../helpers/repos.js';
 import { execPath, problemOf, shippedBundles, startTestServer, type TestServer } from '../helpers/server.js';
 
 let server: TestServer;
@@ -37,6 +37,10 @@ afterAll(() => server.close());
 const SERVICE = collectionOfKind('Service');
 const SERVICE_ID = SERVICE.seed.globalvars![SERVICE.variable]!;
 const PORTS_FACET = facetsWriting(SERVICE, 'spec.ports').at(-1)!;
+const TYPE_FACET = facetsWriting(SERVICE, 'spec.type').at(-1)!;
+/** The facet every section writing into the Service's spec carries, as the seed's convention has it. */
+const SPEC_FACET = facetsWriting(SERVICE, 'spec.ports')[0]!;
+const CRD = collectionOfKind('CustomResourceDefinition');
 /** The Service seed with `extra` members added to its values entry. */
 const serviceSeedWith = (extra: Record<string, unknown>) => ({
   ...SERVICE.seed,
@@ -95,7 +99,7 @@ describe('exec', () => {
     const response = await server.request(execPath('service-resources', 'service'), {
       method: 'POST',
       json: {
-        facets: ['addon:ports'],
+        facets: [PORTS_FACET],
         values: { web: { metadata: { name: 'web' }, spec: { port: 80, ports: [{ port: 80, protocl: 'TCP' }] } } },
       },
     });
@@ -161,7 +165,7 @@ describe('exec', () => {
     for (let index = 0; index < 50; index++) {
       const response = await server.request(execPath(SERVICE.repository, SERVICE.collection), {
         method: 'POST',
-        json: { ...SERVICE.seed, facets: [...facets, `addon:${['type', 'spec'][index % 2]}`] },
+        json: { ...SERVICE.seed, facets: [...facets, [TYPE_FACET, SPEC_FACET][index % 2]!] },
       });
       expect(response.status).toBe(200);
     }
@@ -192,7 +196,7 @@ describe('exec', () => {
     const response = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
       json: {
-        facets: [PORTS_FACET, 'addon:type'],
+        facets: [PORTS_FACET, TYPE_FACET],
         values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports, tpye: 'NodePort' } } },
       },
     });
@@ -204,7 +208,7 @@ describe('exec', () => {
     const fixed = await server.request(execPath('service-resources', 'service') + '?strict=true', {
       method: 'POST',
       json: {
-        facets: [PORTS_FACET, 'addon:type'],
+        facets: [PORTS_FACET, TYPE_FACET],
         values: { web: { metadata: { name: 'web' }, spec: { selector: { app: 'web' }, ports } } },
       },
     });
@@ -213,10 +217,10 @@ describe('exec', () => {
   });
 
   it('answers 422 with every violation as a JSON Pointer into the body', async () => {
-    const response = await server.request(execPath('extend-resources', 'customresourcedefinition'), {
+    const response = await server.request(execPath(CRD.repository, CRD.collection), {
       method: 'POST',
       json: {
-        facets: ['addon:shortnames', 'addon:nope'],
+        facets: [facetsWriting(CRD, 'spec.names.shortNames').at(-1)!, 'addon:nope'],
         values: {
           crd: {
             metadata: { name: 7 },
@@ -230,8 +234,7 @@ describe('exec', () => {
     expect(problem.errors).toEqual([
       {
         pointer: '/facets/1',
-        detail:
-          '"addon:nope" is not a facet of customresourcedefinition; its facets are addon:categories, addon:conversion, addon:listkind, addon:preserveunknownfields, addon:shortnames, addon:spec, master',
+        detail: `"addon:nope" is not a facet of ${CRD.collection}; its facets are ${facetsOf(CRD).join(', ')}`,
       },
       { pointer: '/values/crd/metadata/name', detail: 'must be string' },
       { pointer: '/values/crd/spec/names/plural', detail: 'is required' },
