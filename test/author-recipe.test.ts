@@ -176,6 +176,14 @@ describe("the README's recipe for adding one section", () => {
       );
       expect(existsSync(path.join(project, 'dist', storage.repository, 'v1', next, 'bundle.json'))).toBe(true);
 
+      // 5b. npm run readme:collections: the README's table of what each facet writes, from the new dist/.
+      const tables = await sh(project, process.execPath, [
+        path.join(project, 'node_modules/tsx/dist/cli.mjs'),
+        'scripts/readme-collections.ts',
+      ]);
+      expect(tables.code, tables.stdout + tables.stderr).toBe(0);
+      expect(readFileSync(path.join(project, 'README.md'), 'utf8')).toContain(`\`${facet}\` | ${section} |`);
+
       // 6. npx vitest run test/golden.test.ts writes the golden manifest of the new example (as on an author's machine, not in CI).
       const vitest = path.join(project, 'node_modules/vitest/vitest.mjs');
       const golden = await sh(project, process.execPath, [vitest, 'run', 'test/golden.test.ts'], authorEnv(['CI']));
