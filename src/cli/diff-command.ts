@@ -12,6 +12,7 @@ import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
 import { compareReleases } from '../release/release.js';
 import { judgeRelease, type Verdict } from '../compiler/compatibility.js';
 import { type CompileResult, compileRepositories } from '../compiler/compile.js';
+import { checkNotReleasedDifferently, ReleaseConflictError } from '../compiler/write-dist.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
 import { compareRendered, type RenderedComparison, renderedChanges } from '../upgrade/rendered-comparison.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
@@ -67,6 +68,11 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
     // The working tree is judged as the build would judge it; a built release was judged when it was built.
     const verdict =
       tree === undefined ? undefined : judgeRelease(previous, target, tree.kubernetesInputs.get(target), renderedChanges(comparison));
+    // A release already built with other content is refused by the build whatever its level: so here.
+    if (verdict !== undefined && verdict.ok) {
+      const conflict = releasedDifferently(dist, target);
+      if (conflict !== undefined) Object.assign(verdict, { ok: false, message: conflict });
+    }
     results.push({ comparison, verdict });
     if (options.format === 'text') io.out(formatComparison(comparison) + (verdict === undefined ? '' : formatVerdict(verdict, comparison)));
   }
@@ -105,6 +111,17 @@ function readBundle(file: string): Bundle {
     return readBundleFile(file);
   } catch (error) {
     if (error instanceof BundleLoadError) throw new CliError(error.message);
+    throw error;
+  }
+}
+
+/** The build's refusal of a release that dist/ already holds with other content, if it would refuse. */
+function releasedDifferently(dist: string, bundle: Bundle): string | undefined {
+  try {
+    checkNotReleasedDifferently(dist, bundle);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ReleaseConflictError) return error.message;
     throw error;
   }
 }

@@ -240,3 +240,57 @@ export function plantedMember(
   const file = path.join(collection, 'sections', `${name}.json`);
   return { files: { [file]: text }, remove, file, line };
 }
+
+/** A new section an author can add to a shipped collection, its facet, and an example that selects it. */
+export interface RoomForASection {
+  found: ShippedCollection;
+  /** The section's name (its file name without `.json`), also its facet's name after `addon:`. */
+  section: string;
+  facet: string;
+  /** The section file's content. */
+  content: Record<string, unknown>;
+  /** The annotation it writes, and its value. */
+  annotation: [key: string, value: string];
+  /** An example request selecting it: the collection's seed with the facet added. */
+  example: Record<string, unknown>;
+}
+
+/**
+ * A section a shipped collection can still take as an addition, whichever sections authors have added:
+ * every member of the shipped kinds has a section (test/kind-coverage.test.ts), so what is left is an
+ * annotation beside the ones sections write, in a collection whose sections write metadata as an
+ * object (a metadata placeholder leaves no member to add). Throws when no collection has room.
+ */
+export function roomForASection(repos = SHIPPED_REPOS): RoomForASection {
+  for (const { name, collections } of repositoriesIn(repos)) {
+    for (const collection of collections) {
+      const dir = path.join(repos, name, collection, 'sections');
+      const files = readdirSync(dir);
+      const metadata = files.map((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown>).metadata);
+      const objects = metadata.filter((value) => value !== undefined);
+      const isObject = (value: unknown): value is Record<string, unknown> =>
+        typeof value === 'object' && value !== null && !Array.isArray(value);
+      if (objects.length === 0 || !objects.every(isObject) || !objects.every((m) => m.annotations === undefined || isObject(m.annotations)))
+        continue;
+      const declaration = JSON.parse(readFileSync(path.join(repos, name, collection, 'collection.json'), 'utf8')) as { kind: string };
+      const found = collectionOfKind(declaration.kind, repos);
+      let section = 'managedby';
+      for (let n = 2; files.includes(`${section}.json`); n++) section = `managedby${n}`;
+      const facet = `addon:${section}`;
+      const annotation: [string, string] = [`example.com/${section}`, 'facetform'];
+      return {
+        found,
+        section,
+        facet,
+        annotation,
+        content: {
+          $description: `Marks the ${declaration.kind} as managed by facetform.`,
+          facets: [facet],
+          metadata: { annotations: { [annotation[0]]: annotation[1] } },
+        },
+        example: { ...found.seed, facets: [...(found.seed.facets ?? []), facet] },
+      };
+    }
+  }
+  throw new Error(`no collection of ${repos} can take a new section: each writes metadata as a placeholder and every member of its kind`);
+}

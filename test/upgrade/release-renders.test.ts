@@ -14,7 +14,7 @@ import {
   ROOT,
   SHIPPED_REPOS,
   tempDir,
-  unwrittenMember,
+  roomForASection,
 } from '../helpers/repos.js';
 
 const DIST = path.join(ROOT, 'dist');
@@ -84,26 +84,17 @@ describe('a release judged by what it renders', () => {
   });
 
   it('accepts a new optional section as a minor release: no existing request renders differently', async () => {
-    // A StorageClass member no section of the collection writes yet, whichever sections authors have added since.
-    const { member, section, value } = unwrittenMember(STORAGE, [
-      ['mountOptions', ['nfsvers=4.1']],
-      ['allowedTopologies', [{ matchLabelExpressions: [{ key: 'topology.kubernetes.io/zone', values: ['zone-a'] }] }]],
-    ]);
+    // A section a shipped collection can still take, whichever sections authors have added since.
+    const room = roomForASection();
+    const { found, section } = room;
     const repos = repoCopy(SHIPPED_REPOS, {
-      [`${STORAGE.repository}/${STORAGE.collection}/sections/${section}.json`]: JSON.stringify({
-        $description: `Sets the ${member} of this class.`,
-        facets: ['addon:spec', `addon:${section}`],
-        [member]: `{{ ${STORAGE.variable}.spec.${member} ?? ${STORAGE.variable}.${member} }}`,
-      }),
-      [`${STORAGE.repository}/${STORAGE.collection}/examples/${section}-planted.json`]: JSON.stringify({
-        facets: ['addon:provisioner', `addon:${section}`],
-        values: { planted: { metadata: { name: 'planted' }, provisioner: 'nfs.csi.k8s.io', [member]: value } },
-      }),
-      ...minorBump(STORAGE.repository),
+      [`${found.repository}/${found.collection}/sections/${section}.json`]: JSON.stringify(room.content),
+      [`${found.repository}/${found.collection}/examples/${section}-planted.json`]: JSON.stringify(room.example),
+      ...minorBump(found.repository),
     });
     const run = await build(repos);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain(`adds section ${section} to ${STORAGE.collection}`);
+    expect(run.stdout).toContain(`adds section ${section} to ${found.collection}`);
     expect(run.stdout).not.toContain('renders differently');
   });
 
