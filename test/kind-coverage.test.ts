@@ -2,7 +2,8 @@
  * Each shipped collection of a built-in kind covers its kind (issue 33): every member a user writes
  * (the kind's top-level members and the members of its spec, read from the kind's type in
  * kubernetes-models; apiVersion, kind, metadata and status aside) is written by some section of the
- * collection. A new Kubernetes field, or a member no section writes, fails here by name.
+ * collection, and set by one of its examples, whose manifest renders exactly as its golden file
+ * says (test/golden.test.ts). A new Kubernetes field, or a member no section writes, fails here by name.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { kubeModel } from '../src/manifest/kube-models.js';
 import { KubeTypes } from '../src/schema/kube-types.js';
 import type { Schema } from '../src/schema/kube-types.js';
-import { repositoriesIn, SHIPPED_REPOS } from './helpers/repos.js';
+import { repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
 
 /** Members the API server sets, which a manifest does not write. */
 const NOT_WRITTEN = new Set(['apiVersion', 'kind', 'metadata', 'status']);
@@ -52,18 +53,18 @@ function writableMembers(apiVersion: string, kind: string): string[] {
     .sort();
 }
 
-/** Whether a section of the collection writes `member` (a dotted path), as a value or an object below it. */
-function written(found: BuiltInCollection, member: string): boolean {
-  const dir = path.join(SHIPPED_REPOS, found.repository, found.collection, 'sections');
-  return readdirSync(dir).some((file) => {
-    let node: unknown = JSON.parse(readFileSync(path.join(dir, file), 'utf8'));
-    for (const segment of member.split('.')) {
-      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    return true;
-  });
+/** Whether `value` holds `member` (a dotted path), as a value or an object below it. */
+function holds(value: unknown, member: string): boolean {
+  let node = value;
+  for (const segment of member.split('.')) {
+    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
+    node = (node as Record<string, unknown>)[segment];
+  }
+  return true;
 }
+
+/** The parsed JSON files of a folder. */
+const jsonFiles = (dir: string): unknown[] => readdirSync(dir).map((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')));
 
 describe('each shipped collection of a built-in kind', () => {
   const collections = builtInCollections();
@@ -77,8 +78,20 @@ describe('each shipped collection of a built-in kind', () => {
     (_, found) => {
       const members = writableMembers(found.apiVersion, found.kind);
       expect(members.length).toBeGreaterThan(0);
-      const missing = members.filter((member) => !written(found, member));
+      const sections = jsonFiles(path.join(SHIPPED_REPOS, found.repository, found.collection, 'sections'));
+      const missing = members.filter((member) => !sections.some((section) => holds(section, member)));
       expect(missing, `members of ${found.kind} that no section of ${found.collection} writes: add a section for each`).toEqual([]);
+    },
+  );
+
+  it.each(collections.map((c) => [`${c.repository}/${c.collection} (${c.kind})`, c] as const))(
+    '%s sets every member a user writes in one of its examples (their golden manifests)',
+    (_, found) => {
+      const manifests = jsonFiles(path.join(ROOT, 'test/golden', found.repository, found.collection));
+      const unset = writableMembers(found.apiVersion, found.kind).filter(
+        (member) => !manifests.some((manifest) => holds(manifest, member)),
+      );
+      expect(unset, `members of ${found.kind} that no example of ${found.collection} sets: add an example`).toEqual([]);
     },
   );
 });

@@ -133,27 +133,6 @@ export function examplesIn(repos = SHIPPED_REPOS): ShippedExample[] {
   );
 }
 
-/**
- * The first of `candidates` (a top-level member of the kind, with a value for it) that no section of
- * the collection writes and whose lowercase name no section file has: what a test can add as a new
- * section, whichever sections authors have added since.
- */
-export function unwrittenMember(
-  found: ShippedCollection,
-  candidates: Array<[member: string, value: unknown]>,
-  repos = SHIPPED_REPOS,
-): { member: string; section: string; value: unknown } {
-  const dir = path.join(repos, found.repository, found.collection, 'sections');
-  const files = readdirSync(dir);
-  const written = new Set(files.flatMap((file) => Object.keys(JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as object)));
-  const free = candidates.find(([member]) => !written.has(member) && !files.includes(`${member.toLowerCase()}.json`));
-  if (free === undefined)
-    throw new Error(
-      `sections of ${found.collection} write every one of ${candidates.map(([member]) => member).join(', ')}: name another member for the test to add`,
-    );
-  return { member: free[0], section: free[0].toLowerCase(), value: free[1] };
-}
-
 /** The sections of a collection of `repos`, each with its file name and parsed content, in file-name order. */
 export function sectionsOf(
   found: Pick<ShippedCollection, 'repository' | 'collection'>,
