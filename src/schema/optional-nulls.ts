@@ -9,7 +9,7 @@
  * required member that is null stays null and its schema refuses it. Nulls in arrays and in maps
  * (`labels: {a: null}`) are values, not unset members, and are judged as written.
  */
-import { isPlainObject } from '../util/json.js';
+import { isPlainObject, setMember } from '../util/json.js';
 import { holdsNull, schemaParts } from './structural-nulls.js';
 
 type Node = Record<string, unknown>;
@@ -41,13 +41,7 @@ export class OptionalNulls {
     for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
       const declared = declaredMember(parts, name);
       if (member === null && declared !== undefined && !required.has(name)) continue;
-      // defineProperty, so that a member named __proto__ stays a member.
-      Object.defineProperty(result, name, {
-        value: this.prune(member, declared ?? additionalMember(parts)),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
+      setMember(result, name, this.prune(member, declared ?? additionalMember(parts)));
     }
     return result;
   }

@@ -5,7 +5,7 @@
  * Compiled once from a schema (a CRD's openAPIV3Schema or the JSON Schema made from it, `$ref`s
  * followed), down only the paths that lead to a default: a schema without any costs nothing per value.
  */
-import { isPlainObject, type JsonValue } from '../util/json.js';
+import { isPlainObject, type JsonValue, setMember } from '../util/json.js';
 
 type Node = Record<string, unknown>;
 
@@ -117,13 +117,13 @@ function fill(value: unknown, node: DefaultingNode | undefined): unknown {
     if (slot.default === undefined && !present) continue;
     const member = present ? value[name] : undefined;
     const filled = fillSlot(member, slot);
-    if (filled !== member) (copy ??= { ...value })[name] = filled;
+    if (filled !== member) setMember((copy ??= { ...value }), name, filled);
   }
   if (node.additional !== undefined) {
     for (const [name, member] of Object.entries(value)) {
       if (node.declared.has(name)) continue;
       const filled = fillSlot(member, node.additional);
-      if (filled !== member) (copy ??= { ...value })[name] = filled;
+      if (filled !== member) setMember((copy ??= { ...value }), name, filled);
     }
   }
   return copy ?? value;

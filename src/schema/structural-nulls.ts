@@ -4,7 +4,7 @@
  * has no default is gone when it is null, so `tls: null` is as if unwritten. Most manifests hold no
  * null: a scan finds that first, and only a manifest with one is copied.
  */
-import { isPlainObject } from '../util/json.js';
+import { isPlainObject, setMember } from '../util/json.js';
 
 type Node = Record<string, unknown>;
 
@@ -39,7 +39,7 @@ export class NullPruning {
     for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
       const child = memberSchema(parts, name);
       if (member === null && child !== undefined && prunable(this.parts(child))) continue;
-      result[name] = this.prune(member, child);
+      setMember(result, name, this.prune(member, child));
     }
     return result;
   }

@@ -17,6 +17,11 @@ export function ownMember(value: unknown, key: string): unknown {
 }
 
 /** Whether `prefix` is `path` or one of its ancestors, segment by segment. */
+/** Sets an own member, `__proto__` included (plain assignment would set the prototype instead): for copies of parsed JSON. */
+export function setMember(object: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 export function isPathPrefix(prefix: readonly string[], path: readonly string[]): boolean {
   return prefix.length <= path.length && prefix.every((segment, index) => segment === path[index]);
 }

@@ -57,6 +57,18 @@ describe('structural defaulting', () => {
     expect(SchemaDefaults.compile({ type: 'object', properties: { a: { type: 'string' } } })).toBeUndefined();
   });
 
+  it('keeps a member named __proto__ a member of the copy (parsed JSON may hold one)', () => {
+    const manifest = JSON.parse('{"spec":{"byName":{"__proto__":{"value":"x"}},"addresses":[]}}');
+    const filled = defaults.apply(manifest) as { spec: { byName: Record<string, unknown> } };
+    expect(Object.keys(filled.spec.byName)).toEqual(['__proto__']);
+    expect(Object.getOwnPropertyDescriptor(filled.spec.byName, '__proto__')!.value).toEqual({
+      value: 'x',
+      type: 'IPAddress',
+      options: { mode: 'Fast' },
+    });
+    expect(Object.getPrototypeOf(filled.spec.byName)).toBe(Object.prototype);
+  });
+
   it('follows $ref into definitions, and ends at recursive ones', () => {
     const definitions = {
       Node: {
