@@ -240,7 +240,7 @@ describe.skipIf(!hasDockerRegistry)('a registry behind token authentication', ()
     }
     const name = `facetform/${repository}/${latest.apiVersion}`;
     // A push's scope may name its actions in either order (the CI run of 2026-11-27 got another than pull,push).
-    expect(tokens.issued).toEqual(
+    expect(tokens.issued, JSON.stringify(tokens.issued)).toEqual(
       expect.arrayContaining([expect.stringMatching(new RegExp(`^repository:${name}:(pull,push|push,pull)$`))]),
     );
     expect(tokens.issued).toContain(`repository:${name}:pull`);
