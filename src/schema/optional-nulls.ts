@@ -10,7 +10,8 @@
  * (`labels: {a: null}`) are values, not unset members, and are judged as written.
  */
 import { isPlainObject, setMember } from '../util/json.js';
-import { holdsNull, schemaParts } from './structural-nulls.js';
+import { schemaParts } from './schema-parts.js';
+import { holdsNull } from './structural-nulls.js';
 
 type Node = Record<string, unknown>;
 

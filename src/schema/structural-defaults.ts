@@ -6,6 +6,7 @@
  * followed), down only the paths that lead to a default: a schema without any costs nothing per value.
  */
 import { isPlainObject, type JsonValue, setMember } from '../util/json.js';
+import { isNullable, schemaParts } from './schema-parts.js';
 
 type Node = Record<string, unknown>;
 
@@ -25,11 +26,6 @@ interface DefaultingNode {
   items: Slot | undefined;
 }
 
-const isNullable = (node: Node): boolean =>
-  node.nullable === true ||
-  (Array.isArray(node.type) && node.type.includes('null')) ||
-  (Array.isArray(node.enum) && node.enum.includes(null));
-
 export class SchemaDefaults {
   private constructor(private readonly root: DefaultingNode) {}
 
@@ -37,16 +33,8 @@ export class SchemaDefaults {
   static compile(schema: Node, definitions: Record<string, unknown> = {}): SchemaDefaults | undefined {
     const built = new Map<string, DefaultingNode>();
     const all: DefaultingNode[] = [];
-    const resolve = (node: Node): Node[] => {
-      const parts = [node];
-      if (typeof node.$ref === 'string') {
-        const target = definitions[node.$ref.replace('#/definitions/', '')];
-        if (isPlainObject(target)) parts.push(target);
-      }
-      // Structural schemas keep defaults out of junctors; allOf only adds to a node here (a $ref with a description).
-      if (Array.isArray(node.allOf)) for (const part of node.allOf) if (isPlainObject(part)) parts.push(...resolve(part));
-      return parts;
-    };
+    // Structural schemas keep defaults out of junctors; allOf only adds to a node here (a $ref with a description).
+    const resolve = (node: Node): Node[] => schemaParts(node, definitions);
     const nodeOf = (schema: Node): DefaultingNode => {
       const onlyRef = typeof schema.$ref === 'string' && !['properties', 'additionalProperties', 'items', 'allOf'].some((k) => k in schema);
       const key = onlyRef ? (schema.$ref as string) : undefined;
@@ -69,7 +57,7 @@ export class SchemaDefaults {
     const slotOf = (member: Node): Slot => {
       const parts = resolve(member);
       const found = parts.find((part) => part.default !== undefined)?.default as JsonValue | undefined;
-      return { default: found, nullable: parts.some(isNullable), node: nodeOf(member) };
+      return { default: found, nullable: isNullable(parts), node: nodeOf(member) };
     };
     const root = nodeOf(schema);
     return prune(all) && useful(root) ? new SchemaDefaults(root) : undefined;

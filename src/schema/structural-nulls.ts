@@ -5,6 +5,7 @@
  * null: a scan finds that first, and only a manifest with one is copied.
  */
 import { isPlainObject, setMember } from '../util/json.js';
+import { isNullable, schemaParts } from './schema-parts.js';
 
 type Node = Record<string, unknown>;
 
@@ -45,18 +46,6 @@ export class NullPruning {
   }
 }
 
-/** The schema's parts, `$ref` and `allOf` read in: where properties, items, `required` and nullability are. */
-export function schemaParts(schema: Node | undefined, definitions: Record<string, unknown>): Node[] {
-  if (schema === undefined) return [];
-  const parts = [schema];
-  if (typeof schema.$ref === 'string') {
-    const target = definitions[schema.$ref.replace('#/definitions/', '')];
-    if (isPlainObject(target)) parts.push(...schemaParts(target, definitions));
-  }
-  if (Array.isArray(schema.allOf)) for (const part of schema.allOf) if (isPlainObject(part)) parts.push(...schemaParts(part, definitions));
-  return parts;
-}
-
 /** Go's getSchemaForField: the declared member's schema, else additionalProperties'. */
 function memberSchema(parts: Node[], name: string): Node | undefined {
   for (const part of parts)
@@ -65,16 +54,8 @@ function memberSchema(parts: Node[], name: string): Node | undefined {
   return undefined;
 }
 
-/** Not nullable (no `nullable`, no null among its types or enum) and without a default. */
-const prunable = (parts: Node[]): boolean =>
-  !parts.some(
-    (part) =>
-      part.default !== undefined ||
-      part.nullable === true ||
-      (Array.isArray(part.type) && part.type.includes('null')) ||
-      (Array.isArray(part.enum) && part.enum.includes(null)) ||
-      (Array.isArray(part.anyOf) && part.anyOf.some((branch) => isPlainObject(branch) && branch.type === 'null')),
-  );
+/** Not nullable and without a default. */
+const prunable = (parts: Node[]): boolean => !isNullable(parts) && !parts.some((part) => part.default !== undefined);
 
 export function holdsNull(value: unknown): boolean {
   if (value === null) return true;
