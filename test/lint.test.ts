@@ -149,11 +149,30 @@ describe('lint', () => {
 
   it('reports two sections writing the same member, naming both files', async () => {
     const messages = errors(
-      await lintWith({ [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": {\n    "EXTRA": "1"\n  }\n}\n' }),
+      await lintWith({ [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": "{{ __SET_ID__.more }}"\n}\n' }),
     );
     expect(messages).toHaveLength(1);
     expect(messages[0]).toMatchObject({ file: `${SECTIONS}/more-data.json`, line: 3, column: 3 });
     expect(messages[0]!.message).toMatch(/^data is also written by .*demo-resources\/settings\/sections\/data\.json:4:3$/);
+  });
+
+  it('lets a section write members into an object another section fills with a whole placeholder', async () => {
+    const messages = await lintWith({
+      [`${SECTIONS}/more-data.json`]: '{\n  "facets": ["addon:more"],\n  "data": {\n    "EXTRA": "1"\n  }\n}\n',
+    });
+    expect(errors(messages)).toEqual([]);
+  });
+
+  it('reports a section writing members into a member another section fills with text', async () => {
+    const messages = errors(
+      await lintWith({
+        [`${SECTIONS}/text.json`]: '{\n  "facets": ["addon:more"],\n  "metadata2": "prefix-{{ __SET_ID__.a }}"\n}\n',
+        [`${SECTIONS}/object.json`]: '{\n  "facets": ["addon:more"],\n  "metadata2": {\n    "b": "1"\n  }\n}\n',
+      }),
+    ).filter((message) => message.message.includes('also written'));
+    expect(messages.map((message) => message.message)).toEqual([
+      expect.stringMatching(/^metadata2 is also written by .*sections\/object\.json:3:3$/),
+    ]);
   });
 
   it('lets two sections write members of the same object', async () => {

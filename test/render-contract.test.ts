@@ -267,6 +267,54 @@ describe('§4 facets, merge, missing values', () => {
     expect(JSON.stringify(out)).toBe('{"apiVersion":"v1","kind":"Widget","metadata":{"name":"w"},"spec":{"a":1,"b":2},"zeta":1}');
   });
 
+  describe('a whole placeholder and the objects other sections write into the same member', () => {
+    const q = plan([
+      master,
+      section('managed', ['addon:managed'], {
+        metadata: { annotations: { 'example.com/managed': 'yes' }, labels: { tier: '{{ __W_ID__.tier }}' } },
+      }),
+      section('data', ['addon:data'], { data: '{{ __W_ID__.data }}' }),
+      section('more', ['addon:more'], { data: { EXTRA: '1' } }),
+    ]);
+    const render = (facets: string[], w: Record<string, unknown>) => q.render({ facets, values: { w } });
+
+    it('merge, the values first and then the sections in file order', () => {
+      const out = render(['addon:managed'], { metadata: { name: 'w', annotations: { a: 'b' } }, tier: 'web' });
+      expect(JSON.stringify(out.metadata)).toBe('{"name":"w","annotations":{"a":"b","example.com/managed":"yes"},"labels":{"tier":"web"}}');
+      expect(render(['addon:more', 'addon:data'], { metadata: meta, data: { A: 'a' } }).data).toEqual({ A: 'a', EXTRA: '1' });
+    });
+
+    it("keep the section's members when the placeholder has no value, and leave the values as they were", () => {
+      expect(render(['addon:more'], { metadata: meta }).data).toEqual({ EXTRA: '1' });
+      const data = { A: 'a' };
+      render(['addon:more', 'addon:data'], { metadata: meta, data });
+      expect(data).toEqual({ A: 'a' });
+    });
+
+    it('take a member the values repeat with the same value', () => {
+      const metadata = { name: 'w', annotations: { 'example.com/managed': 'yes' } };
+      expect(render(['addon:managed'], { metadata }).metadata).toEqual(metadata);
+    });
+
+    it('refuse a member the values give another value, at the member in the values', () => {
+      const error = renderError(() => render(['addon:managed'], { metadata: { name: 'w', annotations: { 'example.com/managed': 'no' } } }));
+      expect(error.problems).toEqual([
+        {
+          pointer: '/values/w/metadata/annotations/example.com~1managed',
+          detail:
+            'is "no", but a selected section writes "yes" at /metadata/annotations/example.com~1managed: leave it out of the values, or give the same',
+        },
+      ]);
+    });
+
+    it('refuse a value that is not an object', () => {
+      const error = renderError(() => render(['addon:more', 'addon:data'], { metadata: meta, data: ['A'] }));
+      expect(error.problems).toEqual([
+        { pointer: '/values/w/data', detail: 'must be an object: a selected section also writes members into /data' },
+      ]);
+    });
+  });
+
   it('removes a member or array element whose placeholder has no value, and objects left empty', () => {
     const q = plan([
       master,

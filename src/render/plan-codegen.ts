@@ -7,6 +7,7 @@
 import { toPointer } from '../util/json.js';
 import type { Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
+import { mergeParts } from './merge-values.js';
 
 /** A path the generated code reads in the input value (one alternative of a placeholder's `??`). */
 export interface ValuePath {
@@ -20,7 +21,8 @@ export type PlanNode =
   | { t: 'object'; keys: string[]; nodes: PlanNode[]; root: boolean }
   | { t: 'array'; nodes: PlanNode[] }
   | { t: 'value'; alternatives: ValuePath[]; required: boolean; at: string }
-  | { t: 'text'; parts: Array<string | ValuePath[]>; required: boolean; at: string };
+  | { t: 'text'; parts: Array<string | ValuePath[]>; required: boolean; at: string }
+  | { t: 'merge'; parts: PlanNode[]; at: string };
 
 export interface RenderState {
   /** The key of values being read, for pointers. */
@@ -169,6 +171,15 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
         // An object left empty by removals goes too, except the manifest itself.
         return alwaysFilled ? object : `(${count} > 0 ? ${object} : undefined)`;
       }
+      case 'merge': {
+        const values = node.parts.map(emit);
+        const placeholder = node.parts.findIndex((part) => part.t === 'value');
+        const alternatives = placeholder === -1 ? [] : (node.parts[placeholder] as { alternatives: ValuePath[] }).alternatives;
+        const site = sites.push({ alternatives, at: node.at }) - 1;
+        const merged = fresh('m');
+        lines.push(`const ${merged} = mergeParts(state, sites[${site}], root, [${values.join(', ')}], ${placeholder});`);
+        return merged;
+      }
       case 'array': {
         const values = node.nodes.map(emit);
         const array = fresh('a');
@@ -185,6 +196,8 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
 
   const result = emit(plan);
   const body = `"use strict";\nreturn function render(root, state) {\n${lines.join('\n')}\nreturn ${result};\n};`;
-  const factory = new Function('sites', 'hasOwn', 'isArray', 'OP', 'missing', 'notScalar', body) as (...args: unknown[]) => RenderFunction;
-  return factory(sites, helpers.hasOwn, helpers.isArray, Object.prototype, helpers.missing, helpers.notScalar);
+  const factory = new Function('sites', 'hasOwn', 'isArray', 'OP', 'missing', 'notScalar', 'mergeParts', body) as (
+    ...args: unknown[]
+  ) => RenderFunction;
+  return factory(sites, helpers.hasOwn, helpers.isArray, Object.prototype, helpers.missing, helpers.notScalar, mergeParts);
 }

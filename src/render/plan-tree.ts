@@ -3,9 +3,8 @@
  * members first, each placeholder bound to the references it reads and whether it is required.
  */
 import { leadingFirst } from '../collection/leading-members.js';
-import type { ObjectTemplate, ParsedSection } from '../collection/section.js';
-import type { TemplateNode } from '../template/body.js';
-import { mergeTemplates, type MergeConflict } from '../template/merge.js';
+import type { ParsedSection } from '../collection/section.js';
+import { mergeTemplates, type MergeConflict, type MergedNode, type MergedObject } from '../template/merge.js';
 import { type Expression, expressionsOf } from '../template/placeholder.js';
 import { toPointer } from '../util/json.js';
 import type { PlanNode, ValuePath } from './plan-codegen.js';
@@ -27,7 +26,7 @@ export function mergedPlan(
   sites: PlanSite[],
 ): PlanNode {
   const conflicts: MergeConflict[] = [];
-  let tree: ObjectTemplate = { kind: 'object', members: [] };
+  let tree: MergedObject = { kind: 'object', members: [] };
   const required = new Set<string>();
   for (const index of included) {
     tree = mergeTemplates(tree, sections[index]!.template, conflicts);
@@ -40,7 +39,7 @@ export function mergedPlan(
   return planNode({ kind: 'object', members: leadingFirst(tree.members) }, [], required, sites, true);
 }
 
-function planNode(node: TemplateNode, at: string[], required: ReadonlySet<string>, sites: PlanSite[], root = false): PlanNode {
+function planNode(node: MergedNode, at: string[], required: ReadonlySet<string>, sites: PlanSite[], root = false): PlanNode {
   switch (node.kind) {
     case 'scalar':
       return { t: 'const', value: node.value };
@@ -52,6 +51,9 @@ function planNode(node: TemplateNode, at: string[], required: ReadonlySet<string
         nodes: node.members.map(([name, member]) => planNode(member, [...at, name], required, sites)),
         root,
       };
+    case 'merge':
+      // A whole placeholder's object and the objects other sections write there, merged when rendered.
+      return { t: 'merge', parts: node.parts.map((part) => planNode(part, at, required, sites)), at: toPointer(at) };
     case 'array':
       return { t: 'array', nodes: node.items.map((item, index) => planNode(item, [...at, String(index)], required, sites)) };
     case 'placeholder': {

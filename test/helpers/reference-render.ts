@@ -42,13 +42,40 @@ function body(section: JsonObject): JsonObject {
   return Object.fromEntries(Object.entries(section).filter(([member]) => member !== 'facets' && !member.startsWith('$')));
 }
 
+/** §4: a whole placeholder and the objects other sections write into the same member: filled, then merged in section order. */
+class Merged {
+  constructor(readonly parts: Json[]) {}
+}
+type Template = Json | Merged | { [member: string]: Template };
+
 /** §4: deep merge; objects merge member by member, a later section adds its new members after the earlier ones. */
-function merge(into: JsonObject, from: JsonObject): JsonObject {
+function merge(into: { [member: string]: Template }, from: JsonObject): { [member: string]: Template } {
   for (const [member, value] of Object.entries(from)) {
     const existing = Object.hasOwn(into, member) ? into[member] : undefined;
-    into[member] = isObject(existing) && isObject(value) ? merge(existing, value) : structuredClone(value);
+    if (existing instanceof Merged) into[member] = new Merged([...existing.parts, structuredClone(value)]);
+    else if (isObject(existing) && isObject(value)) merge(existing as { [member: string]: Template }, value);
+    else if (existing !== undefined && (isObject(existing) || isObject(value)))
+      into[member] = new Merged([existing as Json, structuredClone(value)]);
+    else into[member] = structuredClone(value);
   }
   return into;
+}
+
+/** §4: filled objects merged; the values may repeat what a section writes, but not contradict it. */
+function mergeFilled(parts: Json[]): Json | undefined {
+  const deepMerge = (into: JsonObject, from: JsonObject): JsonObject => {
+    const merged = { ...into };
+    for (const [member, value] of Object.entries(from)) {
+      const existing = merged[member];
+      if (existing === undefined) merged[member] = value;
+      else if (isObject(existing) && isObject(value)) merged[member] = deepMerge(existing, value);
+      else if (JSON.stringify(existing) !== JSON.stringify(value)) throw new Error(`values and a section both write ${member}`);
+    }
+    return merged;
+  };
+  const objects = parts.filter((part) => part !== undefined);
+  if (!objects.every(isObject)) throw new Error('a merged member must be an object');
+  return objects.length === 0 ? undefined : objects.reduce(deepMerge);
 }
 
 /** §3: the input object a variable reads, or an Error when the contract says the request is refused. */
@@ -86,7 +113,8 @@ function evaluate(expression: string, request: ExecRequest): Json | undefined {
 }
 
 /** §2, §4: a template node with its placeholders filled; undefined means the member (or element) goes. */
-function fill(node: Json, request: ExecRequest): Json | undefined {
+function fill(node: Template, request: ExecRequest): Json | undefined {
+  if (node instanceof Merged) return mergeFilled(node.parts.map((part) => fill(part, request)!));
   if (typeof node === 'string') {
     const whole = WHOLE.exec(node);
     if (whole) return evaluate(whole[1]!, request);
@@ -111,7 +139,7 @@ function fill(node: Json, request: ExecRequest): Json | undefined {
     });
     return members.length === 0 && Object.keys(node).length > 0 ? undefined : Object.fromEntries(members);
   }
-  return node;
+  return node as Json;
 }
 
 /** §6: `apiVersion`, `kind`, `metadata` first, then the rest in the order the merge gave them. */
@@ -123,7 +151,10 @@ function leadingFirst(manifest: JsonObject): JsonObject {
 
 /** The manifest the contract says `request` renders from the collection in `collectionDir` (a folder of repos/). */
 export function referenceRender(collectionDir: string, request: ExecRequest): JsonObject {
-  const template = includedSections(collectionDir, request.facets).reduce<JsonObject>((into, section) => merge(into, body(section)), {});
+  const template = includedSections(collectionDir, request.facets).reduce<{ [member: string]: Template }>(
+    (into, section) => merge(into, body(section)),
+    {},
+  );
   // The manifest itself stays even when every member went (§4).
   return leadingFirst((fill(template, request) as JsonObject | undefined) ?? {});
 }
