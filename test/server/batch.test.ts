@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../../src/manifest/kube-check.js';
-import { declaredRelease, ROOT } from '../helpers/repos.js';
+import { declaredRelease, facetsOf, repositoriesIn, ROOT } from '../helpers/repos.js';
 import { problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 const BATCH = '/apis/repos/facetform/exec';
@@ -45,15 +45,17 @@ describe('batch exec', () => {
     broken.values.web.spec.ports[0].port = 'http';
     const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: broken }));
     expect(problem).toMatchObject({ status: 422, title: 'Invalid request' });
+    // The facets and collections named are those of repos/, whatever an author has added.
+    const configMap = broken.resources[2] as { repository: string; collection: string };
+    const known = repositoriesIn().find((repository) => repository.name === broken.resources[3].repository)!.collections;
     expect(problem.errors).toEqual([
       {
         pointer: '/resources/2/facets/0',
-        detail:
-          '"addon:dta" is not a facet of configmap; its facets are addon:binarydata, addon:data, addon:immutable, master; did you mean "addon:data"?',
+        detail: `"addon:dta" is not a facet of ${configMap.collection}; its facets are ${facetsOf(configMap).join(', ')}; did you mean "addon:data"?`,
       },
       {
         pointer: '/resources/3/collection',
-        detail: 'no collection "pvc"; known: configmap, persistent-volume, persistent-volume-claim, secret, storageclass',
+        detail: `no collection "pvc"; known: ${known.join(', ')}`,
       },
       { pointer: '/values/web/spec/ports/0/port', detail: 'must be integer' },
     ]);
