@@ -8,13 +8,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubeModel } from '../src/manifest/kube-models.js';
-import { KubeTypes } from '../src/schema/kube-types.js';
-import type { Schema } from '../src/schema/kube-types.js';
+import { holds, isBuiltInKind, writableMembers } from './helpers/kind-members.js';
 import { repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
-
-/** Members the API server sets, which a manifest does not write. */
-const NOT_WRITTEN = new Set(['apiVersion', 'kind', 'metadata', 'status']);
 
 interface BuiltInCollection {
   repository: string;
@@ -31,36 +26,8 @@ function builtInCollections(): BuiltInCollection[] {
         const { apiVersion, kind } = JSON.parse(readFileSync(path.join(SHIPPED_REPOS, name, collection, 'collection.json'), 'utf8'));
         return { repository: name, collection, apiVersion, kind } as BuiltInCollection;
       })
-      .filter(({ apiVersion, kind }) => kubeModel(apiVersion, kind) !== undefined),
+      .filter(({ apiVersion, kind }) => isBuiltInKind(apiVersion, kind)),
   );
-}
-
-const resolve = (schema: Schema, definitions: Record<string, Schema>): Schema =>
-  typeof schema.$ref === 'string' ? resolve(definitions[schema.$ref.replace('#/definitions/', '')]!, definitions) : schema;
-
-/** The kind's writable members: top-level ones, and spec's members in place of spec. */
-function writableMembers(apiVersion: string, kind: string): string[] {
-  const schema = KubeTypes.shared().add([{ apiVersion, kind }]).kindSchema(apiVersion, kind)!;
-  const root = resolve(schema.definitions[kind]!, schema.definitions);
-  const properties = (node: Schema) => Object.keys((node.properties ?? {}) as Record<string, Schema>);
-  return properties(root)
-    .filter((member) => !NOT_WRITTEN.has(member))
-    .flatMap((member) => {
-      if (member !== 'spec') return [member];
-      const spec = resolve((root.properties as Record<string, Schema>).spec!, schema.definitions);
-      return properties(spec).map((child) => `spec.${child}`);
-    })
-    .sort();
-}
-
-/** Whether `value` holds `member` (a dotted path), as a value or an object below it. */
-function holds(value: unknown, member: string): boolean {
-  let node = value;
-  for (const segment of member.split('.')) {
-    if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-    node = (node as Record<string, unknown>)[segment];
-  }
-  return true;
 }
 
 /** The parsed JSON files of a folder. */

@@ -109,11 +109,15 @@ const validSecret = fc
     validMetadata({ nameRule: 'dns1123Subdomain', namespaced: true }),
     fc.constantFrom(...Object.keys(TYPED), undefined),
     fc.dictionary(validString('configMapKey'), value, { maxKeys: 2 }),
-    fc.boolean(),
+    fc.constantFrom('data', 'stringData', 'both'),
     fc.option(fc.boolean(), { nil: undefined, freq: 4 }),
   )
-  .map(([metadata, type, extra, asStringData, immutable]) => {
-    const plain = { ...extra, ...TYPED[type ?? 'Opaque'] };
+  .map(([metadata, type, extra, held, immutable]) => {
+    const typed = TYPED[type ?? 'Opaque']!;
+    const plain = { ...extra, ...typed };
+    const encoded = (entries: Record<string, string>) => Object.fromEntries(Object.entries(entries).map(([k, v]) => [k, b64(v)]));
+    // Both: the type's keys as data, one more key as stringData, which the API server merges into data.
+    const both = { data: encoded(typed), stringData: { 'config.yaml': 'mode: both', ...extra } };
     const annotations =
       type === 'kubernetes.io/service-account-token' ? { ...metadata.annotations, [SA_NAME]: 'builder' } : metadata.annotations;
     return {
@@ -121,7 +125,7 @@ const validSecret = fc
       kind: 'Secret',
       metadata: { ...metadata, ...(annotations === undefined ? {} : { annotations }) },
       ...(type === undefined ? {} : { type }),
-      ...(asStringData ? { stringData: plain } : { data: Object.fromEntries(Object.entries(plain).map(([k, v]) => [k, b64(v)])) }),
+      ...(held === 'both' ? both : held === 'stringData' ? { stringData: plain } : { data: encoded(plain) }),
       ...(immutable === undefined ? {} : { immutable }),
     };
   });

@@ -1,44 +1,18 @@
 /**
  * PersistentVolumes (core/validation ValidatePersistentVolume, volume/validation): access modes,
- * capacity (storage only, positive), exactly one volume source (csi, nfs, hostPath, local with node
- * affinity …), reclaim policy (no Recycle of a hostPath `/`), volumeMode, storageClassName and the
- * mount-options annotation of sources that take none.
+ * capacity (storage only, positive), exactly one volume source (pv-sources.ts: csi, nfs, hostPath,
+ * local with node affinity, the in-tree others), reclaim policy (no Recycle of a hostPath `/`),
+ * volumeMode, storageClassName, volumeAttributesClassName (with csi) and the mount-options
+ * annotation of sources that take none.
  */
 import fc from 'fast-check';
-import { type KindGenerator, probe } from './case.js';
+import { type KindGenerator, type Manifest, probe } from './case.js';
 import { metadataProbes, validMetadata } from './metadata.js';
+import { csiWithClass, SOURCES, source } from './pv-sources.js';
 import { accessModes, className, classNameProbe, modesProbe, QUANTITIES, quantity, volumeModeProbe } from './storage-modes.js';
 import { validString } from './strings.js';
 
-const source = fc.oneof(
-  fc.record({
-    csi: fc.record({
-      driver: fc.constantFrom('ebs.csi.aws.com', 'pd.csi.storage.gke.io', 'disk.csi.azure.com'),
-      volumeHandle: fc.constantFrom('vol-0123456789abcdef0', 'projects/p/disks/d'),
-      fsType: fc.constantFrom(undefined, 'ext4', 'xfs'),
-    }),
-  }),
-  fc.record({
-    nfs: fc.record({
-      server: fc.constantFrom('nfs.example.com', '10.0.0.5'),
-      path: fc.constantFrom('/exports', '/data/shared'),
-      readOnly: fc.constantFrom(undefined, true),
-    }),
-  }),
-  fc.record({
-    hostPath: fc.record({
-      path: fc.constantFrom('/mnt/data', '/var/lib/app'),
-      type: fc.constantFrom(undefined, '', 'DirectoryOrCreate', 'Directory'),
-    }),
-  }),
-  fc.constantFrom('/mnt/disks/ssd1', '/dev/nvme0n1').map((path) => ({
-    local: { path },
-    nodeAffinity: {
-      required: { nodeSelectorTerms: [{ matchExpressions: [{ key: 'kubernetes.io/hostname', operator: 'In', values: ['node-1'] }] }] },
-    },
-  })),
-);
-const pvSpec = fc
+const someSpec = fc
   .tuple(
     fc.record({
       accessModes,
@@ -56,10 +30,40 @@ const pvSpec = fc
   )
   .map(([spec, volume]) => ({ ...spec, ...volume, mountOptions: 'nfs' in volume || 'csi' in volume ? spec.mountOptions : undefined }));
 
-const validPv = fc
-  .tuple(validMetadata({ nameRule: 'dns1123Subdomain', namespaced: false }), pvSpec)
-  .map(([metadata, spec]) => ({ apiVersion: 'v1', kind: 'PersistentVolume', metadata, spec }));
-const SOURCES = ['csi', 'nfs', 'hostPath', 'local', 'iscsi', 'gcePersistentDisk', 'cephfs'];
+/** Every member a volume can have at once: one source (CSI, the one that takes a VolumeAttributesClass) and all the rest. */
+const fullSpec = fc
+  .record({
+    accessModes,
+    capacity: quantity.map((storage) => ({ storage })),
+    persistentVolumeReclaimPolicy: fc.constantFrom('Retain', 'Delete'),
+    storageClassName: className,
+    volumeMode: fc.constantFrom('Filesystem', 'Block'),
+    claimRef: fc.record({ namespace: fc.constant('default'), name: validString('dns1123Subdomain') }),
+    mountOptions: fc.constantFrom(['hard', 'nfsvers=4.1'], ['ro']),
+    nodeAffinity: fc.constant({
+      required: {
+        nodeSelectorTerms: [{ matchExpressions: [{ key: 'topology.kubernetes.io/zone', operator: 'In', values: ['eu-west-1a'] }] }],
+      },
+    }),
+    volume: csiWithClass,
+  })
+  .map(({ volume, ...spec }) => ({ ...spec, ...volume }));
+
+const pvSpec = fc.oneof({ arbitrary: someSpec, weight: 9 }, { arbitrary: fullSpec, weight: 1 });
+
+const validPv = fc.tuple(validMetadata({ nameRule: 'dns1123Subdomain', namespaced: false }), pvSpec).map(([metadata, spec]): Manifest => {
+  // An iSCSI initiator name wants `<volume name>:<targetPortal>` of 64 characters at most.
+  const { iscsi } = spec as Manifest;
+  const tooLong = iscsi?.initiatorName !== undefined && `${metadata.name}:${iscsi.targetPortal}`.length > 64;
+  return {
+    apiVersion: 'v1',
+    kind: 'PersistentVolume',
+    metadata,
+    spec: tooLong ? { ...spec, iscsi: { ...iscsi, initiatorName: undefined } } : spec,
+  };
+});
+/** What a probe that puts one source in place of another takes away: the source and what came with it. */
+const WITH_SOURCE = [...SOURCES, 'nodeAffinity', 'mountOptions', 'volumeAttributesClassName'];
 
 export const persistentVolume: KindGenerator = {
   apiVersion: 'v1',
@@ -88,7 +92,7 @@ export const persistentVolume: KindGenerator = {
       (m, [policy, hostPath]) => {
         m.spec.persistentVolumeReclaimPolicy = policy;
         if (hostPath !== undefined) {
-          for (const key of [...SOURCES, 'nodeAffinity', 'mountOptions']) delete m.spec[key];
+          for (const key of WITH_SOURCE) delete m.spec[key];
           m.spec.hostPath = { path: hostPath };
         }
       },
@@ -118,7 +122,7 @@ export const persistentVolume: KindGenerator = {
         'cephfs-and-csi',
       ),
       (m, how) => {
-        for (const key of [...SOURCES, 'nodeAffinity', 'mountOptions']) delete m.spec[key];
+        for (const key of WITH_SOURCE) delete m.spec[key];
         const csi = { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' };
         const iscsi = { targetPortal: '10.0.0.5:3260', iqn: 'iqn.2001-04.com.example:storage.disk1', lun: 0 };
         Object.assign(
@@ -151,7 +155,7 @@ export const persistentVolume: KindGenerator = {
       4,
     ),
     probe('modes/mount-options-annotation', fc.constantFrom('csi', 'nfs', 'hostPath'), (m, kind) => {
-      for (const key of [...SOURCES, 'nodeAffinity', 'mountOptions']) delete m.spec[key];
+      for (const key of WITH_SOURCE) delete m.spec[key];
       m.spec[kind] = {
         csi: { driver: 'ebs.csi.aws.com', volumeHandle: 'vol-1' },
         nfs: { server: 'nfs.example.com', path: '/exports' },

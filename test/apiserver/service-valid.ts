@@ -43,15 +43,28 @@ const selector = fc.option(fc.dictionary(validString('qualifiedName'), validStri
   nil: undefined,
   freq: 5,
 });
-const affinity = fc.option(
-  fc.oneof(
-    fc.constant({ sessionAffinity: 'None' }),
-    fc
-      .integer({ min: 1, max: 86400 })
-      .map((timeoutSeconds) => ({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds } } })),
-  ),
-  { nil: undefined },
-);
+const clientIpAffinity = fc
+  .integer({ min: 1, max: 86400 })
+  .map((timeoutSeconds) => ({ sessionAffinity: 'ClientIP', sessionAffinityConfig: { clientIP: { timeoutSeconds } } }));
+
+const affinity = fc.option(fc.oneof(fc.constant({ sessionAffinity: 'None' }), clientIpAffinity), { nil: undefined });
+
+/** A cluster IP per family, with the families and the policy that agree with them. */
+const ADDRESSES = [
+  { clusterIP: '10.96.0.20', clusterIPs: ['10.96.0.20'], ipFamilies: ['IPv4'], ipFamilyPolicy: 'SingleStack' },
+  {
+    clusterIP: '10.96.0.21',
+    clusterIPs: ['10.96.0.21', 'fd00:10:96::21'],
+    ipFamilies: ['IPv4', 'IPv6'],
+    ipFamilyPolicy: 'RequireDualStack',
+  },
+  {
+    clusterIP: 'fd00:10:96::22',
+    clusterIPs: ['fd00:10:96::22', '10.96.0.22'],
+    ipFamilies: ['IPv6', 'IPv4'],
+    ipFamilyPolicy: 'PreferDualStack',
+  },
+];
 
 const specs = fc.oneof(
   fc.record({
@@ -90,6 +103,25 @@ const specs = fc.oneof(
     loadBalancerSourceRanges: fc.option(fc.constantFrom(['10.0.0.0/8'], ['192.168.0.0/16', '2001:db8::/32']), { nil: undefined }),
     allocateLoadBalancerNodePorts: fc.option(fc.boolean(), { nil: undefined }),
   }),
+  // Every member a LoadBalancer Service can have at once (externalName is ignored but allowed).
+  fc.record({
+    type: fc.constant('LoadBalancer'),
+    ports: ports(false),
+    selector,
+    affinity: clientIpAffinity,
+    addresses: fc.constantFrom(...ADDRESSES),
+    externalIPs: fc.constantFrom(['203.0.113.10'], ['198.51.100.7', '2001:db8::7']),
+    externalName: validString('dns1123Subdomain'),
+    externalTrafficPolicy: fc.constant('Local'),
+    healthCheckNodePort: fc.integer({ min: 30000, max: 32767 }),
+    internalTrafficPolicy: fc.constantFrom('Cluster', 'Local'),
+    loadBalancerClass: fc.constantFrom('example.com/internal-vip', 'service.k8s.aws/nlb'),
+    loadBalancerIP: fc.constantFrom('203.0.113.20', '198.51.100.30'),
+    loadBalancerSourceRanges: fc.constantFrom(['10.0.0.0/8'], ['192.168.0.0/16', '2001:db8::/32']),
+    allocateLoadBalancerNodePorts: fc.boolean(),
+    publishNotReadyAddresses: fc.boolean(),
+    trafficDistribution: fc.constant('PreferClose'),
+  }),
   fc.record({
     type: fc.constant('ExternalName'),
     externalName: fc.oneof(
@@ -102,9 +134,9 @@ const specs = fc.oneof(
 
 export const validService = fc
   .tuple(validMetadata({ nameRule: 'dns1035Label', namespaced: true }), specs as fc.Arbitrary<Manifest>)
-  .map(([metadata, { affinity, ...spec }]) => ({
+  .map(([metadata, { affinity, addresses, ...spec }]) => ({
     apiVersion: 'v1',
     kind: 'Service',
     metadata,
-    spec: { ...spec, ...affinity },
+    spec: { ...spec, ...addresses, ...affinity },
   }));

@@ -76,15 +76,20 @@ export interface ShippedCollection {
   seed: { facets?: string[]; values: Record<string, any>; globalvars?: Record<string, string> };
 }
 
+/** A collection of `repos` with its declaration and the request of its examples/seed.json. */
+export function shippedCollection(repository: string, collection: string, repos = SHIPPED_REPOS): ShippedCollection & { kind: string } {
+  const dir = path.join(repos, repository, collection);
+  const declaration = JSON.parse(readFileSync(path.join(dir, 'collection.json'), 'utf8')) as { kind: string; variable: string };
+  const { $description: _, ...seed } = JSON.parse(readFileSync(path.join(dir, 'examples/seed.json'), 'utf8'));
+  return { repository, collection, variable: declaration.variable, kind: declaration.kind, seed };
+}
+
 /** The shipped collection that renders `kind`, found in repos/ rather than named. */
 export function collectionOfKind(kind: string, repos = SHIPPED_REPOS): ShippedCollection {
   for (const { name, collections } of repositoriesIn(repos)) {
     for (const collection of collections) {
-      const dir = path.join(repos, name, collection);
-      const declaration = JSON.parse(readFileSync(path.join(dir, 'collection.json'), 'utf8')) as { kind: string; variable: string };
-      if (declaration.kind !== kind) continue;
-      const { $description: _, ...seed } = JSON.parse(readFileSync(path.join(dir, 'examples/seed.json'), 'utf8'));
-      return { repository: name, collection, variable: declaration.variable, seed };
+      const found = shippedCollection(name, collection, repos);
+      if (found.kind === kind) return found;
     }
   }
   throw new Error(`no collection in ${repos} renders a ${kind}`);
@@ -235,41 +240,52 @@ export interface RoomForASection {
 }
 
 /**
- * A section a shipped collection can still take as an addition, whichever sections authors have added:
- * every member of the shipped kinds has a section (test/kind-coverage.test.ts), so what is left is an
- * annotation beside the ones sections write, in a collection whose sections write metadata as an
- * object (a metadata placeholder leaves no member to add). Throws when no collection has room.
+ * The section each collection of `repos` can take as an addition, whichever sections authors have
+ * added: every member of the shipped kinds has a section (test/kind-coverage.test.ts), so what an
+ * author adds is a feature that writes an annotation into metadata, which the master fills with a
+ * placeholder or writes as an object (both merge with it, README "Merge"). A collection whose
+ * sections write metadata or its annotations otherwise has none.
  */
-export function roomForASection(repos = SHIPPED_REPOS): RoomForASection {
-  for (const { name, collections } of repositoriesIn(repos)) {
-    for (const collection of collections) {
-      const dir = path.join(repos, name, collection, 'sections');
-      const files = readdirSync(dir);
-      const metadata = files.map((file) => (JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as Record<string, unknown>).metadata);
-      const objects = metadata.filter((value) => value !== undefined);
-      const isObject = (value: unknown): value is Record<string, unknown> =>
-        typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (objects.length === 0 || !objects.every(isObject) || !objects.every((m) => m.annotations === undefined || isObject(m.annotations)))
-        continue;
-      const declaration = JSON.parse(readFileSync(path.join(repos, name, collection, 'collection.json'), 'utf8')) as { kind: string };
-      const found = collectionOfKind(declaration.kind, repos);
+export function roomsForASection(repos = SHIPPED_REPOS): RoomForASection[] {
+  const isObject = (value: unknown): value is Record<string, unknown> =>
+    typeof value === 'object' && value !== null && !Array.isArray(value);
+  const isWhole = (value: unknown) => typeof value === 'string' && /^\{\{[^{}]*\}\}$/.test(value.trim());
+  const mergesWithAnObject = (value: unknown) => value === undefined || isObject(value) || isWhole(value);
+  return repositoriesIn(repos).flatMap(({ name, collections }) =>
+    collections.flatMap((collection) => {
+      const found = { repository: name, collection };
+      const sections = sectionsOf(found, repos);
+      const metadata = sections.map(({ section }) => section.metadata);
+      if (!metadata.every(mergesWithAnObject) || !metadata.every((m) => !isObject(m) || mergesWithAnObject(m.annotations))) return [];
+      const shipped = shippedCollection(name, collection, repos);
       let section = 'managedby';
-      for (let n = 2; files.includes(`${section}.json`); n++) section = `managedby${n}`;
+      for (let n = 2; sections.some((s) => s.name === section); n++) section = `managedby${n}`;
       const facet = `addon:${section}`;
       const annotation: [string, string] = [`example.com/${section}`, 'facetform'];
-      return {
-        found,
-        section,
-        facet,
-        annotation,
-        content: {
-          $description: `Marks the ${declaration.kind} as managed by facetform.`,
-          facets: [facet],
-          metadata: { annotations: { [annotation[0]]: annotation[1] } },
+      return [
+        {
+          found: shipped,
+          section,
+          facet,
+          annotation,
+          content: {
+            $description: `Marks the ${shipped.kind} as managed by facetform.`,
+            facets: [facet],
+            metadata: { annotations: { [annotation[0]]: annotation[1] } },
+          },
+          example: { ...shipped.seed, facets: [...(shipped.seed.facets ?? []), facet] },
         },
-        example: { ...found.seed, facets: [...(found.seed.facets ?? []), facet] },
-      };
-    }
-  }
-  throw new Error(`no collection of ${repos} can take a new section: each writes metadata as a placeholder and every member of its kind`);
+      ];
+    }),
+  );
+}
+
+/** The first collection of `repos` that can take a new section (roomsForASection); throws when none can. */
+export function roomForASection(repos = SHIPPED_REPOS): RoomForASection {
+  const [room] = roomsForASection(repos);
+  if (room === undefined)
+    throw new Error(
+      `no collection of ${repos} can take a new section: each writes metadata otherwise than as an object or one placeholder`,
+    );
+  return room;
 }
