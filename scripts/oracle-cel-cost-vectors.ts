@@ -26,7 +26,7 @@ const seed = seedAt > 0 ? Number(process.argv[seedAt + 1]) : 20261127;
 
 if (!findGo().found && process.env.CELCOST_BIN === undefined) {
   console.error(
-    `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. celcost (test/oracle/celcost, Kubernetes' CRD cost estimate and cost tracker) is a Go program built on first use and needs Go 1.26 (see README): install Go, or set CELCOST_BIN to a built celcost. The committed vectors stay as they are.`,
+    `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. celcost (test/oracle/celcost, Kubernetes' CRD cost estimate and cost tracker) is a Go program built on first use and needs Go 1.26 (see docs/reliability.md): install Go, or set CELCOST_BIN to a built celcost. The committed vectors stay as they are.`,
   );
   process.exit(2);
 }

@@ -25,7 +25,7 @@ const CELEVAL: GoProgram = {
 
 if (!findGo().found && process.env.CELEVAL_BIN === undefined) {
   console.error(
-    `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. celeval (test/oracle/celeval, Kubernetes' CEL environment) is a Go program built on first use and needs Go 1.26 (see README): install Go, or set CELEVAL_BIN to a built celeval. The committed vectors stay as they are.`,
+    `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. celeval (test/oracle/celeval, Kubernetes' CEL environment) is a Go program built on first use and needs Go 1.26 (see docs/reliability.md): install Go, or set CELEVAL_BIN to a built celeval. The committed vectors stay as they are.`,
   );
   process.exit(2);
 }

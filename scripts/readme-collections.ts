@@ -1,18 +1,33 @@
 /**
- * `npm run readme:collections`: writes the README's tables of what each collection writes, from the
- * bundles in dist/ (scripts/collection-tables.ts). Run it after a build that changed a collection;
- * test/readme-collections.test.ts fails until it is run.
+ * `npm run readme:collections`: writes the generated parts of the documentation
+ * (scripts/collection-tables.ts): docs/collections.md's tables of what each collection writes, from
+ * the bundles in dist/, and README.md's curl list of every collection, from repos/. Run it after a
+ * build that changed a collection; test/readme-collections.test.ts fails until it is run.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { collectionTables, withTables } from './collection-tables.js';
+import { collectionTables, CURL_BEGIN, CURL_END, curlList, withGenerated } from './collection-tables.js';
 
 const root = path.resolve(import.meta.dirname, '..');
-const readmeFile = path.join(root, 'README.md');
-const readme = readFileSync(readmeFile, 'utf8');
-const next = withTables(readme, collectionTables(path.join(root, 'dist')));
-if (next === readme) console.log('README.md: the collection tables are up to date');
-else {
-  writeFileSync(readmeFile, next);
-  console.log('README.md: the collection tables written from dist/');
+
+/** Writes `file` with its generated part replaced, saying whether anything changed. */
+function update(file: string, generate: (text: string) => string, what: string): void {
+  const text = readFileSync(path.join(root, file), 'utf8');
+  const next = generate(text);
+  if (next === text) console.log(`${file}: ${what} up to date`);
+  else {
+    writeFileSync(path.join(root, file), next);
+    console.log(`${file}: ${what} written`);
+  }
 }
+
+update(
+  'docs/collections.md',
+  (text) => withGenerated(text, collectionTables(path.join(root, 'dist'))),
+  'the collection tables (from dist/)',
+);
+update(
+  'README.md',
+  (text) => withGenerated(text, curlList(path.join(root, 'repos')), CURL_BEGIN, CURL_END, 'README.md'),
+  'the curl list (from repos/)',
+);

@@ -1,5 +1,5 @@
 /**
- * The README's "Adding one section" recipe, applied with the real tools to a copy of the project in
+ * The "Adding one section" recipe (docs/authoring.md), applied with the real tools to a copy of the project in
  * every collection at once, and then the suites of `npm test` that read repositories, run in that
  * copy. An author's pull request must not turn tests red that are not about it: tests derive
  * releases, paths, collections and examples from repos/ and dist/ (test/helpers/repos.ts) instead of naming them.
@@ -83,7 +83,7 @@ function failedTests(reportFile: string): string[] {
   });
 }
 
-describe("the README's recipe for adding one section", () => {
+describe('the recipe for adding one section', () => {
   it(
     'builds a minor release of each repository with a new section in every collection, and leaves the suites that read repos/ and dist/ green',
     async () => {
@@ -171,14 +171,14 @@ describe("the README's recipe for adding one section", () => {
         expect(existsSync(path.join(project, 'dist', repository, 'v1', next, 'bundle.json'))).toBe(true);
       }
 
-      // 5b. npm run readme:collections: the README's table of what each facet writes, from the new dist/.
+      // 5b. npm run readme:collections: the table of what each facet writes (docs/collections.md), from the new dist/.
       const tables = await sh(project, process.execPath, [
         path.join(project, 'node_modules/tsx/dist/cli.mjs'),
         'scripts/readme-collections.ts',
       ]);
       expect(tables.code, tables.stdout + tables.stderr).toBe(0);
-      const readme = readFileSync(path.join(project, 'README.md'), 'utf8');
-      for (const room of rooms) expect(readme).toContain(`\`${room.facet}\` | ${room.section} |`);
+      const tablesPage = readFileSync(path.join(project, 'docs/collections.md'), 'utf8');
+      for (const room of rooms) expect(tablesPage).toContain(`\`${room.facet}\` | ${room.section} |`);
 
       // 6. npx vitest run test/golden.test.ts writes the golden manifests of the new examples (as on an author's machine, not in CI).
       const vitest = path.join(project, 'node_modules/vitest/vitest.mjs');

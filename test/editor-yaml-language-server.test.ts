@@ -65,7 +65,7 @@ describe('yaml-language-server with the editor schemas', () => {
     expect(await open(requestFile().text)).toEqual([]);
   }, 60_000);
 
-  it('reads a modeline path relative to the request file, as the README shows', async () => {
+  it('reads a modeline path relative to the request file, as docs/authoring.md shows', async () => {
     expect(await open(requestFile(undefined, DOCUMENTS).text)).toEqual([]);
     expect((await open(requestFile(misspelling, DOCUMENTS).text)).length).toBeGreaterThan(0);
   }, 60_000);

@@ -6,7 +6,7 @@
  * The contract and the seed document live outside this repository (a fresh clone in CI has neither),
  * and neither writes out a manifest, so the expected manifests are fixtures here rather than parsed from
  * the .md files. The requests are read where they are documented at test time (the shipped seed
- * examples, which CONTRACT.md §8 says are the seed's usage examples, and README.md's Examples section),
+ * examples, which CONTRACT.md §8 says are the seed's usage examples, and the Examples section of docs/authoring.md),
  * so editing a documented request without checking its manifest again fails here.
  */
 import { readFileSync, readdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { execPath, startTestServer, type TestServer } from './helpers/server.js'
 interface HandChecked {
   repository: string;
   collection: string;
-  /** A repository-relative file holding the request, or `README.md#examples` for the README's example request. */
+  /** A repository-relative file holding the request, or `docs/authoring.md#examples` for the example request of that page. */
   request: string;
   manifest: Record<string, unknown>;
 }
@@ -43,18 +43,18 @@ const text = (manifest: unknown) => JSON.stringify(manifest, null, 2) + '\n';
 
 /** The request a fixture names, without the authors' `$description`, read from the document that shows it. */
 function documentedRequest(source: string): Record<string, unknown> {
-  const json = source === 'README.md#examples' ? readmeExampleRequest() : readFileSync(path.join(ROOT, source), 'utf8');
+  const json = source === 'docs/authoring.md#examples' ? documentedExampleRequest() : readFileSync(path.join(ROOT, source), 'utf8');
   const { $description: _, ...request } = JSON.parse(json) as Record<string, unknown>;
   return request;
 }
 
-/** The first ```json block of README.md's "### Examples" section. */
-function readmeExampleRequest(): string {
-  const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-  const section = readme.slice(readme.indexOf('\n### Examples\n'));
+/** The first ```json block of docs/authoring.md's "## Examples" section. */
+function documentedExampleRequest(): string {
+  const page = readFileSync(path.join(ROOT, 'docs/authoring.md'), 'utf8');
+  const section = page.slice(page.indexOf('\n## Examples\n'));
   const block = /```json\n([\s\S]*?)```/.exec(section);
-  if (!readme.includes('\n### Examples\n') || block === null) {
-    throw new Error('README.md has no "### Examples" section with a ```json request');
+  if (!page.includes('\n## Examples\n') || block === null) {
+    throw new Error('docs/authoring.md has no "## Examples" section with a ```json request');
   }
   return block[1]!;
 }

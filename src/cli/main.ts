@@ -19,8 +19,8 @@ export const USAGE = `Usage:
   facetform generate GENERATOR                   the manifests of the request files a FacetformGenerator file names,
                                                  as YAML documents (what the kustomize exec plugin runs)
   facetform argocd generate                      the manifests of the request files in the working folder, as Argo CD's
-                                                 config management plugin (PARAM_STRICT, PARAM_REQUESTS, PARAM_SERVER,
-                                                 PARAM_API_KEY_ENV)
+                                                 config management plugin (PARAM_STRICT, PARAM_REQUESTS; the server
+                                                 from FACETFORM_SERVER)
   facetform push   <repository>[/<apiVersion>][@<release>] oci://HOST/PATH [--sign KEY] [--bundles DIR] [--insecure]
                    [--username USER --password-stdin]
                                                  releases from the bundles folder to an OCI registry, signed with --sign
@@ -28,7 +28,7 @@ export const USAGE = `Usage:
                    [--username USER --password-stdin]
                                                  a release from an OCI registry into the bundles folder, digests and
                                                  (with a trust key) its signature checked
-  facetform serve                                serve the exec API (configured by environment, see README)
+  facetform serve                                serve the exec API (configured by environment, see docs/server.md)
   facetform dev    [--repos DIR] [--port N]      serve the working tree of repos/ as an unreleased preview, rebuilt on every save
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
   facetform help | <command> --help              this text, or one command's part of it

@@ -13,7 +13,7 @@ export function oracleOrExit(): string {
   const go = findGo();
   if (!go.found && process.env.ORACLE_BIN === undefined) {
     console.error(
-      `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. The oracle (test/oracle, Kubernetes' own validation) is a Go program built on first use and needs Go 1.26 (see README): install Go, or set ORACLE_BIN to a built oracle.`,
+      `Go is missing: \`${process.env.GO ?? 'go'}\` does not run. The oracle (test/oracle, Kubernetes' own validation) is a Go program built on first use and needs Go 1.26 (see docs/reliability.md): install Go, or set ORACLE_BIN to a built oracle.`,
     );
     process.exit(2);
   }

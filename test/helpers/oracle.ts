@@ -46,7 +46,7 @@ export function findGo(): GoLookup {
   const go = process.env.GO ?? 'go';
   const run = spawnSync(go, ['version'], { encoding: 'utf8' });
   if (run.error !== undefined || run.status !== 0) {
-    return { found: false, reason: 'Go is not installed: the oracle needs Go 1.26 (see README)' };
+    return { found: false, reason: 'Go is not installed: the oracle needs Go 1.26 (see docs/reliability.md)' };
   }
   return { found: true, go, version: run.stdout.trim() };
 }

@@ -129,7 +129,7 @@ function fill(node: Template, request: ExecRequest): Json | undefined {
   }
   if (Array.isArray(node)) {
     const items = node.map((item) => fill(item, request)).filter((item) => item !== undefined);
-    // Contract §4 removes objects left empty; README "Sections" says arrays left empty by removals go too.
+    // Contract §4 removes objects left empty; docs/authoring.md, "Sections", says arrays left empty by removals go too.
     return items.length === 0 && node.length > 0 ? undefined : items;
   }
   if (isObject(node)) {

@@ -243,7 +243,7 @@ export interface RoomForASection {
  * The section each collection of `repos` can take as an addition, whichever sections authors have
  * added: every member of the shipped kinds has a section (test/kind-coverage.test.ts), so what an
  * author adds is a feature that writes an annotation into metadata, which the master fills with a
- * placeholder or writes as an object (both merge with it, README "Merge"). A collection whose
+ * placeholder or writes as an object (both merge with it, docs/authoring.md "Merge"). A collection whose
  * sections write metadata or its annotations otherwise has none.
  */
 export function roomsForASection(repos = SHIPPED_REPOS): RoomForASection[] {

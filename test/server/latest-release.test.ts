@@ -1,7 +1,7 @@
 /**
  * The latest release, asked three ways: with a prerelease newer than the latest plain release in
- * dist/, exec, discovery and the OpenAPI document all describe the plain release (README, "Several
- * versions served"). The prerelease gives a collection another description, so the OpenAPI document
+ * dist/, exec, discovery and the OpenAPI document all describe the plain release (docs/releases.md,
+ * "Several versions served"). The prerelease gives a collection another description, so the OpenAPI document
  * shows which release it describes.
  */
 import { readFileSync, writeFileSync } from 'node:fs';

@@ -40,7 +40,7 @@ function checkFields(file: SourceFile, value: JsonObject, fields: Field[], repor
 function asObject(file: SourceFile, what: string, report: LintReport): JsonObject | undefined {
   if (file.value === undefined) return undefined; // the syntax rule reports it
   if (!isPlainObject(file.value)) {
-    report.error(file, [], `${what} must be a JSON object`, `see README.md, "Template repositories"`);
+    report.error(file, [], `${what} must be a JSON object`, `see docs/authoring.md, "Files of a repository"`);
     return undefined;
   }
   return file.value as JsonObject;

@@ -10,7 +10,7 @@ import type { LintReport } from '../report.js';
 
 export function lintIsObject(section: SectionModel, report: LintReport): void {
   if (section.file.value !== undefined && section.body === undefined)
-    report.error(section.file, [], 'a section must be a JSON object', 'see README.md, "Sections"');
+    report.error(section.file, [], 'a section must be a JSON object', 'see docs/authoring.md, "Sections"');
 }
 
 export function lintFacets(section: SectionModel, report: LintReport): void {
