@@ -6,7 +6,7 @@
 import type Router from '@koa/router';
 import type { Bundle } from '../../bundle/bundle.js';
 import type { Schema } from '../../schema/kube-types.js';
-import { sha256 } from '../../bundle/bundle.js';
+import { sha256Digest } from '../../util/digest.js';
 import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { notFound } from '../problem.js';
@@ -37,7 +37,7 @@ export class SchemaFiles {
     const make = this.makers.get(path);
     if (file === undefined && make !== undefined) {
       const text = schemaText(make());
-      this.made.set(path, (file = { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }));
+      this.made.set(path, (file = { text, etag: `"${sha256Digest(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }));
     }
     return file;
   }
