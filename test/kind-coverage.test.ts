@@ -8,9 +8,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { kubeModel } from '../src/manifest/kube-models.js';
-import { KubeTypes } from '../src/schema/kube-types.js';
-import type { Schema } from '../src/schema/kube-types.js';
+import { kubeModel } from '../src/kubernetes/kube-models.js';
+import { KubeTypes } from '../src/kubernetes/kube-types.js';
+import type { Schema } from '../src/kubernetes/kind-schema.js';
 import { repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
 
 /** Members the API server sets, which a manifest does not write. */

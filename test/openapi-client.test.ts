@@ -12,7 +12,7 @@ import { promisify } from 'node:util';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubernetesFormats } from '../src/manifest/kube-formats.js';
+import { kubernetesFormats } from '../src/kubernetes/kube-formats.js';
 import { hoist } from '../src/server/openapi-schemas.js';
 import { PROBLEM_TYPES } from '../src/server/problem.js';
 import { ROOT, tempDir } from './helpers/repos.js';

@@ -4,7 +4,7 @@
  * canonical content (RFC 8785 JSON canonicalization) so that a changed byte is always noticed.
  */
 import type { CustomResourceSchema } from '../manifest/kube-check.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { sha256Digest } from '../util/digest.js';
 import type { JsonObject } from '../util/json.js';
 import { canonicalJson } from './canonical-json.js';

@@ -9,7 +9,8 @@ import { crdKindSchema } from '../crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../crd/object-meta.js';
 import { type CustomResourceSchema, ManifestCheck } from '../manifest/kube-check.js';
 import type { SourceFile } from '../repository/source-file.js';
-import type { KindSchema, KubeTypes, Schema } from '../schema/kube-types.js';
+import type { KubeTypes } from '../kubernetes/kube-types.js';
+import type { KindSchema, Schema } from '../kubernetes/kind-schema.js';
 
 export type KindTyping =
   | { by: 'kubernetes'; kindSchema: KindSchema | undefined; manifestCheck: ManifestCheck }

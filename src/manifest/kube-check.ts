@@ -14,11 +14,11 @@ import { ListMapKeys } from '../crd/list-map-keys.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
 import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { SchemaDefaults } from '../schema/structural-defaults.js';
 import { NullPruning } from '../schema/structural-nulls.js';
 import { fromPointer, type JsonObject } from '../util/json.js';
-import { type KindValidator, kubeModel } from './kube-models.js';
+import { type KindValidator, kubeModel } from '../kubernetes/kube-models.js';
 
 /** What a bundle keeps of a custom resource's CRD, for the server to check every answer. */
 export interface CustomResourceSchema {

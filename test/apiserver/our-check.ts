@@ -13,7 +13,7 @@ import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { readCrd } from '../../src/crd/crd.js';
 import { objectMetaDefinitions } from '../../src/crd/object-meta.js';
 import { type CustomResourceSchema, ManifestCheck } from '../../src/manifest/kube-check.js';
-import { kubeModel } from '../../src/manifest/kube-models.js';
+import { kubeModel } from '../../src/kubernetes/kube-models.js';
 import type { Problem } from '../../src/request/problems.js';
 import { InputValidator } from '../../src/schema/input-validator.js';
 import { declaredRelease, ROOT, SHIPPED_REPOS } from '../helpers/repos.js';

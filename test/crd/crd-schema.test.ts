@@ -5,12 +5,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { type Crd, readCrd } from '../../src/crd/crd.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../../src/crd/object-meta.js';
-import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
+import { kubernetesFormats } from '../../src/kubernetes/kube-formats.js';
 import { goRegExpEngine } from '../../src/schema/go-regexp.js';
 import { SourceFile } from '../../src/repository/source-file.js';
 import { generateInputSchema } from '../../src/schema/input-schema.js';
-import { memberType } from '../../src/schema/kind-definitions.js';
-import type { KindSchema } from '../../src/schema/kube-types.js';
+import { memberType } from '../../src/kubernetes/kind-definitions.js';
+import type { KindSchema } from '../../src/kubernetes/kind-schema.js';
 import { parseBody, placeholderSites } from '../../src/template/body.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/crds/databases.yaml');

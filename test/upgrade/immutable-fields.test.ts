@@ -4,9 +4,9 @@
  * and that file itself: well-formed, and every path it names a member of the kind's official schema.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { kubeModel } from '../../src/manifest/kube-models.js';
-import { memberType } from '../../src/schema/kind-definitions.js';
-import { KubeTypes } from '../../src/schema/kube-types.js';
+import { kubeModel } from '../../src/kubernetes/kube-models.js';
+import { memberType } from '../../src/kubernetes/kind-definitions.js';
+import { KubeTypes } from '../../src/kubernetes/kube-types.js';
 import data from '../../src/upgrade/immutable-fields.json' with { type: 'json' };
 import { parseImmutableFields } from '../../src/upgrade/immutable-fields-file.js';
 import { immutableFieldsOf, immutableViolations } from '../../src/upgrade/immutable-fields.js';

@@ -5,7 +5,7 @@
  */
 import type Router from '@koa/router';
 import type { Bundle } from '../../bundle/bundle.js';
-import type { Schema } from '../../schema/kube-types.js';
+import type { Schema } from '../../kubernetes/kind-schema.js';
 import { sha256Digest } from '../../util/digest.js';
 import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
 import { queryParameters } from '../middleware/query-parameters.js';
