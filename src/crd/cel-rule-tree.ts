@@ -5,7 +5,7 @@
  * do not compile, or read oldSelf where it cannot be correlated) are problems of the CRD.
  */
 import { isPlainObject, toPointer } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { libraryReason } from './cel-environment.js';
 import { analyseExpression, compileExpression, mentionsOldSelf, planExpression, type Program } from './cel-expression.js';
 import { withTypeAndObjectMeta } from './cel-value.js';

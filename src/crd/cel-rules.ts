@@ -11,7 +11,7 @@
  * guessed. A rule that does not compile, or that the API server would refuse, is a CRD problem.
  */
 import { isPlainObject, type JsonObject } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { CelValues } from './cel-value.js';
 import { correlatedElements } from './cel-correlation.js';
 import { evaluateAll, type RuleProblem } from './cel-evaluate.js';
