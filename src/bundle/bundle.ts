@@ -3,7 +3,7 @@
  * collection with its sections, generated input schema and examples, and a sha256 digest of its
  * canonical content (RFC 8785 JSON canonicalization) so that a changed byte is always noticed.
  */
-import type { CustomResourceSchema } from '../manifest/kube-check.js';
+import type { CustomResourceSchema } from '../crd/crd-check.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
 import { sha256Digest } from '../util/digest.js';
 import type { JsonObject } from '../util/json.js';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CelRules } from '../../src/crd/cel-rules.js';
 import { readCrd } from '../../src/crd/crd.js';
+import { customResourceCheck } from '../../src/crd/crd-check.js';
 import { ManifestCheck } from '../../src/manifest/kube-check.js';
 import { SourceFile } from '../../src/repository/source-file.js';
 
@@ -457,7 +458,7 @@ describe('transition rules (oldSelf), as the API server runs them on an update',
     });
 
     it('is what ManifestCheck.transitionProblems says for it; a built-in kind has none', () => {
-      const check = ManifestCheck.forCustomResource('BackupPolicy', {
+      const check = customResourceCheck('BackupPolicy', {
         crd: 'backuppolicies.platform.facetform.dev',
         version: 'v1',
         definitions: { BackupPolicy: { type: 'object' } },
