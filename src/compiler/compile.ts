@@ -17,7 +17,7 @@ import { type GeneratedInput, generateInputSchema } from '../schema/input-schema
 import { InputValidator } from '../schema/input-validator.js';
 import { KubeTypes } from '../kubernetes/kube-types.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
-import type { KubernetesInputs } from './compatibility.js';
+import type { KubernetesInputs } from '../upgrade/compatibility.js';
 import { checkExamples } from './examples.js';
 import { type KindTyping, KindTypes } from './kind-typing.js';
 

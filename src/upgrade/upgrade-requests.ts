@@ -7,7 +7,7 @@
  * one sends no field the release warns of.
  */
 import type { BundleCollection } from '../bundle/bundle.js';
-import { inputPaths } from '../compiler/schema-comparison.js';
+import { inputPaths } from './schema-comparison.js';
 import { MASTER_FACET } from '../collection/facet.js';
 import { lookup, resolveVariable } from '../request/resolve.js';
 import { sampleValue } from '../schema/sample-value.js';
