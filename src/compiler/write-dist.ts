@@ -30,7 +30,7 @@ import {
   type IndexEntry,
 } from '../bundle/dist-layout.js';
 import { nextRelease } from '../release/release.js';
-import { editorSchemaFiles } from '../schema/editor-schemas.js';
+import { editorSchemaFiles } from '../editor-schemas/editor-schemas.js';
 import { judgeRelease, type KubernetesInputs } from '../upgrade/compatibility.js';
 import { typeDeclarations } from './declarations.js';
 import { formatComparison } from '../upgrade/diff-report.js';

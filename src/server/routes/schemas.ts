@@ -1,5 +1,5 @@
 /**
- * GET /schemas/<path>: the editor schemas of the loaded bundles (src/schema/editor-schemas.ts), the
+ * GET /schemas/<path>: the editor schemas of the loaded bundles (src/editor-schemas/editor-schemas.ts), the
  * same bytes as the build writes to dist/schemas/. Editors fetch them without headers, so
  * OPEN_ROUTES=schemas opens them; otherwise they follow the key, as every schema does.
  */
@@ -7,7 +7,7 @@ import type Router from '@koa/router';
 import type { Bundle } from '../../bundle/bundle.js';
 import type { Schema } from '../../kubernetes/kind-schema.js';
 import { sha256Digest } from '../../util/digest.js';
-import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
+import { editorSchemaMakers, schemaText } from '../../editor-schemas/editor-schemas.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
