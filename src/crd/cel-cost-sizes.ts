@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../util/json.js';
 import { fixed, type Range } from './cel-cost-range.js';
-import type { CelType, Decl } from './cel-cost-types.js';
+import type { Decl } from './cel-cost-types.js';
 import type { Expr } from './cel-type-check.js';
 import { celName } from './cel-value.js';
 
