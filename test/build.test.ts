@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { canonicalJson, sha256, type Bundle } from '../src/bundle/bundle.js';
+import { canonicalJson, type Bundle } from '../src/bundle/bundle.js';
+import { sha256Digest } from '../src/util/digest.js';
 import { loadBundles } from '../src/bundle/load.js';
 import { buildInto, runCli } from './helpers/build.js';
 import { declaredRelease, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
@@ -66,7 +67,7 @@ describe('facetform build', () => {
       readFileSync(path.join(dist, `service-resources/v1/${declaredRelease('service-resources')}/bundle.json`), 'utf8'),
     ) as Bundle;
     const { digest, ...content } = bundle;
-    expect(digest).toBe(sha256(canonicalJson(content)));
+    expect(digest).toBe(sha256Digest(canonicalJson(content)));
     expect(digest).toMatch(/^sha256:[0-9a-f]{64}$/);
   });
 

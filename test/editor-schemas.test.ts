@@ -4,7 +4,13 @@ import { describe, expect, it } from 'vitest';
 import { compileRepositories } from '../src/compiler/compile.js';
 import { REQUEST_FILE_API_VERSION, REQUEST_KIND, BATCH_REQUEST_KIND } from '../src/request-file/request-file.js';
 import { loadRepositories } from '../src/repository/load.js';
-import { batchSchemaPath, LATEST, REPOSITORY_FORMAT_SCHEMAS, requestSchemaPath, SCHEMA_ID_PREFIX } from '../src/schema/editor-schemas.js';
+import {
+  batchSchemaPath,
+  LATEST,
+  REPOSITORY_FORMAT_SCHEMAS,
+  requestSchemaPath,
+  SCHEMA_ID_PREFIX,
+} from '../src/editor-schemas/editor-schemas.js';
 import { SCHEMA_DRAFT } from '../src/schema/input-schema.js';
 import { SCHEMAS_DIR } from '../src/bundle/dist-layout.js';
 import { buildInto } from './helpers/build.js';

@@ -4,7 +4,7 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
 import { REQUEST_FILE_API_VERSION, REQUEST_KIND } from '../src/request-file/request-file.js';
-import { LATEST, REPOSITORY_FORMAT_SCHEMAS, requestSchemaPath } from '../src/schema/editor-schemas.js';
+import { LATEST, REPOSITORY_FORMAT_SCHEMAS, requestSchemaPath } from '../src/editor-schemas/editor-schemas.js';
 import { COMMITTED_SCHEMAS } from './helpers/editor-schemas.js';
 import { examplesIn, SHIPPED_REPOS } from './helpers/repos.js';
 import { loadRepositories } from '../src/repository/load.js';

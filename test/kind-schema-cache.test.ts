@@ -2,11 +2,11 @@
 import { cpSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { KindSchemaCache } from '../src/schema/kind-schema-cache.js';
-import { KubeTypes } from '../src/schema/kube-types.js';
+import { KindSchemaCache } from '../src/kubernetes/kind-schema-cache.js';
+import { KubeTypes } from '../src/kubernetes/kube-types.js';
 import { tempDir } from './helpers/repos.js';
 
-const GENERATOR = new URL('../src/schema/', import.meta.url);
+const GENERATOR = new URL('../src/kubernetes/', import.meta.url);
 const CONFIG_MAP = [{ apiVersion: 'v1', kind: 'ConfigMap' }];
 const fresh = KubeTypes.generate(CONFIG_MAP).kindSchema('v1', 'ConfigMap')!;
 
@@ -55,7 +55,7 @@ describe('kind schema cache', () => {
     const dir = filledCopy();
     const before = entries(dir);
     // Another module list stands for edited generation code or an upgraded package: another digest.
-    const edited = KindSchemaCache.open([GENERATOR, new URL('../src/manifest/', import.meta.url)], dir);
+    const edited = KindSchemaCache.open([GENERATOR, new URL('../src/util/', import.meta.url)], dir);
     expect(edited.read('v1', 'ConfigMap')).toBeUndefined();
     expect(KubeTypes.cachedIn(edited).add(CONFIG_MAP).kindSchema('v1', 'ConfigMap')).toStrictEqual(fresh);
     // Two checkouts may share one node_modules: neither evicts the other's entries.

@@ -16,7 +16,7 @@ import { lintInterpolatedLandings } from '../src/lint/rules/kubernetes.js';
 import { lintRefinements } from '../src/lint/rules/refinements.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../src/lint/rules/sections.js';
 import { loadRepositories, type RepositorySource } from '../src/repository/load.js';
-import type { KindSchema } from '../src/schema/kube-types.js';
+import type { KindSchema } from '../src/kubernetes/kind-schema.js';
 import { placeholderSites } from '../src/template/body.js';
 import { DEMO_REPOS, removeFrom, repoCopy } from './helpers/repos.js';
 

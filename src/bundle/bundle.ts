@@ -3,9 +3,9 @@
  * collection with its sections, generated input schema and examples, and a sha256 digest of its
  * canonical content (RFC 8785 JSON canonicalization) so that a changed byte is always noticed.
  */
-import { createHash } from 'node:crypto';
-import type { CustomResourceSchema } from '../manifest/kube-check.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { CustomResourceSchema } from '../crd/crd-check.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
+import { sha256Digest } from '../util/digest.js';
 import type { JsonObject } from '../util/json.js';
 import { canonicalJson } from './canonical-json.js';
 
@@ -63,13 +63,9 @@ export interface Bundle {
   digest: string;
 }
 
-export function sha256(text: string): string {
-  return 'sha256:' + createHash('sha256').update(text).digest('hex');
-}
-
 export function digestOf(bundle: Omit<Bundle, 'digest'> & { digest?: string }): string {
   const { digest: _ignored, ...content } = bundle;
-  return sha256(canonicalJson(content));
+  return sha256Digest(canonicalJson(content));
 }
 
 export function sealBundle(content: Omit<Bundle, 'digest'>): Bundle {

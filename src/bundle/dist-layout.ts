@@ -11,7 +11,7 @@ import { BundleLoadError } from './bundle-file.js';
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
 export const INDEX_FORMAT = 'facetform.index/v1';
-/** The editor schemas, derived from every bundle (src/schema/editor-schemas.ts); never a repository's folder. */
+/** The editor schemas, derived from every bundle (src/editor-schemas/editor-schemas.ts); never a repository's folder. */
 export const SCHEMAS_DIR = 'schemas';
 
 export interface IndexEntry {

@@ -3,8 +3,8 @@
  * collection compiled into a render plan and an input validator once, here, so that requests only run them.
  */
 import path from 'node:path';
-import { builtInKindCheck } from '../crd/crd-check.js';
-import { ManifestCheck } from '../manifest/kube-check.js';
+import { builtInKindCheck, customResourceCheck } from '../crd/crd-check.js';
+import type { ManifestCheck } from '../manifest/kube-check.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
 import type { Bundle, BundleCollection } from './bundle.js';
@@ -39,7 +39,7 @@ export function loadCollection(bundle: Bundle, collection: BundleCollection, bun
     manifestCheck:
       collection.customResource === undefined
         ? builtInKindCheck(collection.apiVersion, collection.kind)
-        : ManifestCheck.forCustomResource(collection.kind, collection.customResource),
+        : customResourceCheck(collection.kind, collection.customResource),
   };
 }
 

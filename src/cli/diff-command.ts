@@ -10,7 +10,7 @@ import type { Bundle } from '../bundle/bundle.js';
 import { bundleFileOf, readIndex, releaseBefore, releasesInDist } from '../bundle/dist-layout.js';
 import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
 import { compareReleases } from '../release/release.js';
-import { judgeRelease, type Verdict } from '../compiler/compatibility.js';
+import { judgeRelease, type Verdict } from '../upgrade/compatibility.js';
 import { type CompileResult, compileRepositories } from '../compiler/compile.js';
 import { checkNotReleasedDifferently, ReleaseConflictError } from '../compiler/write-dist.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';

@@ -7,7 +7,8 @@ import { type Logger, pino } from 'pino';
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import type { BundleRegistry } from '../bundle/registry.js';
 import { ApiKeys, KeyFileError, newKey } from '../server/api-keys.js';
-import { BuildFailedError, ensureBuilt, loadRegistry, PROJECT_ROOT } from '../server/bundles.js';
+import { BuildFailedError, ensureBuilt, loadRegistry } from '../server/bundles.js';
+import { PROJECT_ROOT } from '../util/project-root.js';
 import {
   announceListening,
   isWorker,

@@ -15,8 +15,9 @@ import { CollectionRenderPlan } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
 import { type GeneratedInput, generateInputSchema } from '../schema/input-schema.js';
 import { InputValidator } from '../schema/input-validator.js';
-import { KubeTypes, type Schema } from '../schema/kube-types.js';
-import type { KubernetesInputs } from './compatibility.js';
+import { KubeTypes } from '../kubernetes/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
+import type { KubernetesInputs } from '../upgrade/compatibility.js';
 import { checkExamples } from './examples.js';
 import { type KindTyping, KindTypes } from './kind-typing.js';
 

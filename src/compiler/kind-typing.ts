@@ -3,13 +3,14 @@
  * resource's from a CRD of its repository (crds/), or nothing, which a collection must say it wants
  * ("untyped": true). One place decides it, for the input schema, the answer check and lint alike.
  */
-import { builtInKindCheck } from '../crd/crd-check.js';
+import { builtInKindCheck, customResourceCheck, type CustomResourceSchema } from '../crd/crd-check.js';
 import type { CrdCatalog } from '../crd/crd.js';
 import { crdKindSchema } from '../crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../crd/object-meta.js';
-import { type CustomResourceSchema, ManifestCheck } from '../manifest/kube-check.js';
+import type { ManifestCheck } from '../manifest/kube-check.js';
 import type { SourceFile } from '../repository/source-file.js';
-import type { KindSchema, KubeTypes, Schema } from '../schema/kube-types.js';
+import type { KubeTypes } from '../kubernetes/kube-types.js';
+import type { KindSchema, Schema } from '../kubernetes/kind-schema.js';
 
 export type KindTyping =
   | { by: 'kubernetes'; kindSchema: KindSchema | undefined; manifestCheck: ManifestCheck }
@@ -43,7 +44,7 @@ export class KindTypes {
       by: 'crd',
       crdFile: found.source,
       kindSchema,
-      manifestCheck: ManifestCheck.forCustomResource(kind, customResource).compile(),
+      manifestCheck: customResourceCheck(kind, customResource).compile(),
       customResource,
     };
   }

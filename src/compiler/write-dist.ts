@@ -30,8 +30,8 @@ import {
   type IndexEntry,
 } from '../bundle/dist-layout.js';
 import { nextRelease } from '../release/release.js';
-import { editorSchemaFiles } from '../schema/editor-schemas.js';
-import { judgeRelease, type KubernetesInputs } from './compatibility.js';
+import { editorSchemaFiles } from '../editor-schemas/editor-schemas.js';
+import { judgeRelease, type KubernetesInputs } from '../upgrade/compatibility.js';
 import { typeDeclarations } from './declarations.js';
 import { formatComparison } from '../upgrade/diff-report.js';
 import { compareRendered, renderedChanges } from '../upgrade/rendered-comparison.js';

@@ -4,7 +4,7 @@
  * position. The API server refuses a CRD with a transition rule below a list of another type.
  */
 import { isPlainObject, toPointer } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 
 type Node = Record<string, unknown>;
 

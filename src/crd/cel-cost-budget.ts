@@ -5,7 +5,7 @@
  * refused at creation; here it is a CRD problem in the API server's words, with the estimate, the
  * budget and, as the fix, the maxItems, maxLength and maxProperties that are missing.
  */
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { type Missing, ruleCosts } from './cel-cost-rules.js';
 import { MAX_UINT64 } from './cel-cost-range.js';
 

@@ -19,37 +19,8 @@ import {
   UNKNOWN,
   wrapU,
 } from './cel-cost-range.js';
-import type { CelType } from './cel-cost-types.js';
+import type { AstNode, CallEstimate, Sizing } from './cel-cost-estimator.js';
 import type { Expr } from './cel-type-check.js';
-
-/** checker.AstNode: an argument or target as the estimators see it. */
-export interface AstNode {
-  /** From a variable through members, `@items`, `@keys`, `@values`; undefined when not from `self`. */
-  path: string[] | undefined;
-  type: CelType;
-  expr: Expr | undefined;
-  /** The size the expression itself gives (a literal, a concatenation …), if any. */
-  computed: Range | undefined;
-}
-
-export interface EntrySize {
-  container: 'list' | 'map';
-  key: Range;
-  val: Range;
-}
-
-/** What the call estimators ask of the estimate in progress. */
-export interface Sizing {
-  /** The schema's estimate for a node's path (compilation.go's sizeEstimator). */
-  estimateSize(node: AstNode): Range | undefined;
-  entrySize(expr: Expr): EntrySize | undefined;
-  setEntrySize(expr: Expr, size: EntrySize | undefined): void;
-}
-
-export interface CallEstimate {
-  cost: Range;
-  resultSize?: Range;
-}
 
 /** ext/sets.go's estimators: the product of the two lists' sizes, times a factor, plus one. */
 const SETS: Record<string, number> = { list_sets_contains_list: 1, list_sets_intersects_list: 1, list_sets_equivalent_list: 2 };

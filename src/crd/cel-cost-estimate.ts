@@ -5,7 +5,8 @@
  * expression's cost is a range; a comprehension costs its loop times the most elements its range
  * may hold, so unbounded lists and strings give estimates far over the budget.
  */
-import { type AstNode, callCost, type EntrySize, type Sizing } from './cel-cost-calls.js';
+import { callCost } from './cel-cost-calls.js';
+import type { AstNode, EntrySize, Sizing } from './cel-cost-estimator.js';
 import { check, type Checked } from './cel-cost-check.js';
 import { ACCUMULATOR } from './cel-cost-macros.js';
 import {
@@ -24,8 +25,8 @@ import {
   ZERO,
 } from './cel-cost-range.js';
 import { append, type GoPath, read, single } from './cel-cost-path.js';
-import { type Decl, declAt, literalSize } from './cel-cost-sizes.js';
-import { DYN, isScalar } from './cel-cost-types.js';
+import { declAt, literalSize } from './cel-cost-sizes.js';
+import { type Decl, DYN, isScalar } from './cel-cost-types.js';
 import type { Expr } from './cel-type-check.js';
 
 interface LocalVar {

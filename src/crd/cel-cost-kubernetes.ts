@@ -3,7 +3,7 @@
  * libraries' functions (lists, regex, url, quantity, ip, cidr, format, semver) and the strings
  * extension's, priced by the sizes of their target and arguments; equality of its own types.
  */
-import type { AstNode, CallEstimate, Sizing } from './cel-cost-calls.js';
+import type { AstNode, CallEstimate, Sizing } from './cel-cost-estimator.js';
 import {
   add,
   byFactor,

@@ -9,7 +9,8 @@ import { isPlainObject, toPointer } from '../util/json.js';
 import { analyseExpression } from './cel-expression.js';
 import { estimateCost } from './cel-cost-estimate.js';
 import { mulU } from './cel-cost-range.js';
-import { type Decl, cardinalityOf, declOf } from './cel-cost-sizes.js';
+import { cardinalityOf, declOf } from './cel-cost-sizes.js';
+import type { Decl } from './cel-cost-types.js';
 import { celName, withTypeAndObjectMeta } from './cel-value.js';
 
 type Node = Record<string, unknown>;

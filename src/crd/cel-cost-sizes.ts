@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../util/json.js';
 import { fixed, type Range } from './cel-cost-range.js';
-import type { CelType } from './cel-cost-types.js';
+import type { Decl } from './cel-cost-types.js';
 import type { Expr } from './cel-type-check.js';
 import { celName } from './cel-value.js';
 
@@ -16,26 +16,6 @@ type Node = Record<string, unknown>;
 /** celconfig.MaxRequestSizeBytes. */
 export const MAX_REQUEST_BYTES = 3n * 1024n * 1024n;
 const MAX_STRING = MAX_REQUEST_BYTES - 2n;
-
-export type Bound = 'maxItems' | 'maxProperties' | 'maxLength';
-
-/** A schema node as the estimate sees it (apiserver's DeclType). */
-export interface Decl {
-  type: CelType;
-  maxElements: bigint;
-  /** The fewest bytes a value takes in JSON (MinSerializedSize). */
-  minSize: bigint;
-  /** An object's members, by their CEL names. */
-  fields?: Map<string, Decl>;
-  /** A list's items or a map's values. */
-  elem?: Decl;
-  /** A map's keys: strings of no estimated size (apiserver's StringType). */
-  key?: Decl;
-  /** The bound the schema lacks, when maxElements is what fits in a request. */
-  unbounded?: Bound;
-  /** Where the node is in a manifest, `*` for any element or value: `/spec/items/*`. */
-  at: string;
-}
 
 const simple = (kind: 'bool' | 'double' | 'int' | 'string', minSize: bigint, at: string): Decl => ({
   type: { kind },

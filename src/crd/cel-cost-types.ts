@@ -1,9 +1,10 @@
 /**
  * The CEL types cel-go's checker gives, as far as the cost estimate reads them: whether a value is
  * of fixed size (a scalar), a list, map or object (a select on those costs 1), Kubernetes' own
- * types (whose equality is priced apart). Calls are typed in cel-cost-signatures.ts.
+ * types (whose equality is priced apart), and a schema node as the estimate sees it (its Decl, made by
+ * cel-cost-sizes.ts: an object type holds its Decl, so the two are declared together). Calls are
+ * typed in cel-cost-signatures.ts.
  */
-import type { Decl } from './cel-cost-sizes.js';
 
 type Simple = 'int' | 'uint' | 'double' | 'bool' | 'string' | 'bytes' | 'null' | 'duration' | 'timestamp' | 'type' | 'dyn' | 'free';
 
@@ -82,4 +83,24 @@ export function join(a: CelType, b: CelType): CelType {
   if (a.kind === 'list' && b.kind === 'list') return list(join(a.elem, b.elem));
   if (a.kind === 'map' && b.kind === 'map') return map(join(a.key, b.key), join(a.value, b.value));
   return sameType(a, b) ? a : DYN;
+}
+
+export type Bound = 'maxItems' | 'maxProperties' | 'maxLength';
+
+/** A schema node as the estimate sees it (apiserver's DeclType). */
+export interface Decl {
+  type: CelType;
+  maxElements: bigint;
+  /** The fewest bytes a value takes in JSON (MinSerializedSize). */
+  minSize: bigint;
+  /** An object's members, by their CEL names. */
+  fields?: Map<string, Decl>;
+  /** A list's items or a map's values. */
+  elem?: Decl;
+  /** A map's keys: strings of no estimated size (apiserver's StringType). */
+  key?: Decl;
+  /** The bound the schema lacks, when maxElements is what fits in a request. */
+  unbounded?: Bound;
+  /** Where the node is in a manifest, `*` for any element or value: `/spec/items/*`. */
+  at: string;
 }

@@ -5,36 +5,15 @@
  * do not compile, or read oldSelf where it cannot be correlated) are problems of the CRD.
  */
 import { isPlainObject, toPointer } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { libraryReason } from './cel-environment.js';
 import { analyseExpression, compileExpression, mentionsOldSelf, planExpression, type Program } from './cel-expression.js';
 import { withTypeAndObjectMeta } from './cel-value.js';
 import { fieldPathExists, parseFieldPath } from './field-path.js';
 import { mapListKeys, uncorrelatableProblem } from './cel-correlation.js';
+import type { SkippedRule, TransitionRule } from '../manifest/transition-rules.js';
 
 type Node = Record<string, unknown>;
-
-export interface SkippedRule {
-  /** JSON Pointer of the rule in the CRD file. */
-  pointer: string;
-  rule: string;
-  reason: string;
-  /** Whether it is a transition rule (reads oldSelf): one an update would run, never a create. */
-  transition: boolean;
-  /** Where the rule's node is in a manifest, `*` for any list element or map value, e.g. `/spec/storage`. */
-  at: string;
-}
-
-/** A transition rule compiled, for a report's legend. */
-export interface TransitionRule {
-  /**
-   * Where its problems point in a manifest: the rule's schema node (and its fieldPath) as a JSON
-   * Pointer, `*` standing for any list element or map value, e.g. `/spec/storage/bucket`.
-   */
-  pointer: string;
-  rule: string;
-  message?: string;
-}
 
 export interface CompiledRule {
   rule: string;

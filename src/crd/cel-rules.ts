@@ -11,19 +11,20 @@
  * guessed. A rule that does not compile, or that the API server would refuse, is a CRD problem.
  */
 import { isPlainObject, type JsonObject } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { CelValues } from './cel-value.js';
 import { correlatedElements } from './cel-correlation.js';
 import { evaluateAll, type RuleProblem } from './cel-evaluate.js';
 import { celCostProblems } from './cel-cost-budget.js';
 import { CostBudget } from './cel-runtime-budget.js';
-import { type RuleNode, RuleTree, type SkippedRule, type TransitionRule } from './cel-rule-tree.js';
+import { type RuleNode, RuleTree } from './cel-rule-tree.js';
+import type { SkippedRule, TransitionRule, TransitionRules } from '../manifest/transition-rules.js';
 import { SchemaDefaults } from '../schema/structural-defaults.js';
 import { withinBounds } from './structural-value.js';
 
 type Node = Record<string, unknown>;
 
-export class CelRules {
+export class CelRules implements TransitionRules {
   private readonly compileProblems: CrdProblem[];
   private readonly costProblems: () => CrdProblem[];
   private allProblems: CrdProblem[] | undefined;

@@ -6,7 +6,7 @@
  * extensions: nullable, int-or-string, preserve-unknown-fields, embedded resources, list types.
  */
 import { goRegExpError } from '../schema/go-regexp.js';
-import type { KindSchema, Schema } from '../schema/kube-types.js';
+import type { KindSchema, Schema } from '../kubernetes/kind-schema.js';
 import { isPlainObject, type JsonValue } from '../util/json.js';
 import type { Crd, CrdVersion } from './crd.js';
 import { OBJECT_META } from './object-meta.js';

@@ -6,17 +6,11 @@
  */
 import { ManifestCheck } from '../manifest/kube-check.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
+import type { CrdProblem } from './crd-problem.js';
 import { structuralProblems } from './structural.js';
 
 export const CRD_API_VERSION = 'apiextensions.k8s.io/v1';
 export const CRD_KIND = 'CustomResourceDefinition';
-
-/** One problem of a CRD file: where (a JSON Pointer into the file), what, and how to fix it. */
-export interface CrdProblem {
-  pointer: string;
-  message: string;
-  fix: string;
-}
 
 export interface CrdVersion {
   name: string;

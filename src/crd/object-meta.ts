@@ -4,8 +4,9 @@
  * formats), not written again: from a kind the build has generated anyway when there is one, or
  * from PriorityClass, the smallest API group whose declarations include ObjectMeta (about 3 s).
  */
-import { referencedDefinitions } from '../schema/kind-definitions.js';
-import { type KindSchema, KubeTypes, type Schema } from '../schema/kube-types.js';
+import { referencedDefinitions } from '../kubernetes/kind-definitions.js';
+import { KubeTypes } from '../kubernetes/kube-types.js';
+import type { KindSchema, Schema } from '../kubernetes/kind-schema.js';
 
 export const OBJECT_META = 'ObjectMeta';
 

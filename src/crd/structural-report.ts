@@ -1,6 +1,6 @@
 /** How a structural rule reports: a path under the schema, Kubernetes' message and a fix, as a problem pointing into the CRD file. */
 import { toPointer } from '../util/json.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 
 export type SchemaNode = Record<string, unknown>;
 export type Add = (path: readonly (string | number)[], message: string, fix?: string) => void;

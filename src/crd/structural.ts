@@ -7,7 +7,7 @@
  */
 import { isPlainObject } from '../util/json.js';
 import { prunedMembers } from './default-pruning.js';
-import type { CrdProblem } from './crd.js';
+import type { CrdProblem } from './crd-problem.js';
 import { checkJunctors } from './structural-junctors.js';
 import { checkKeywords } from './structural-keywords.js';
 import { checkListAndMapTypes } from './structural-list-types.js';

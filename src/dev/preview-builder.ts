@@ -8,12 +8,13 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { compileRepositories } from '../compiler/compile.js';
-import { type Bundle, sha256 } from '../bundle/bundle.js';
+import type { Bundle } from '../bundle/bundle.js';
 import { loadCollection, type LoadedBundle, type LoadedCollection } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import type { LintMessage } from '../lint/report.js';
 import { REPOSITORY_FILE } from '../repository/layout.js';
 import { keepCompiledValidators } from '../schema/input-validator.js';
+import { sha256Digest } from '../util/digest.js';
 
 /** One repository as the preview last compiled it. */
 export interface RepositoryPreview {
@@ -75,12 +76,12 @@ export function fingerprint(dir: string): string {
     }
   };
   walk(dir, '');
-  return sha256(parts.join('\u0000'));
+  return sha256Digest(parts.join('\u0000'));
 }
 
 /** What discovery says of a collection (facets, sections, schema, examples), without what it renders: when it changes, a console reloads the collection. */
 function shapeOf(collection: Bundle['collections'][number]): string {
-  return sha256(
+  return sha256Digest(
     JSON.stringify({
       facets: collection.facets,
       sections: collection.sections.map(({ name, facets, description, required }) => ({ name, facets, description, required })),

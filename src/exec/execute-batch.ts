@@ -10,21 +10,11 @@ import { type BundleRegistry, lookupProblem } from '../bundle/registry.js';
 import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { AnswerTooLarge } from '../manifest/format.js';
 import { distinctProblems, RenderError, renderError, type Problem } from '../request/problems.js';
-import { batchRequestProblems, facetsProblems, resourceProblems } from '../request/request-shape.js';
+import { type BatchResource, batchRequestProblems, facetsProblems, resourceProblems } from '../request/request-shape.js';
 import { resolveVariable } from '../request/resolve.js';
 import { countJsonValues, isPlainObject, type JsonObject, POINTER_CHARACTERS_PER_VALUE, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
 import { checkRequest } from './execute.js';
-
-export interface BatchResource {
-  repository: string;
-  collection: string;
-  facets?: string[];
-  /** Default DEFAULT_API_VERSION. */
-  apiVersion?: string;
-  /** Default: the latest release of the API version. */
-  release?: string;
-}
 
 /** Finds a resource's collection, or says what is wrong with the names, as a problem under `pointer`. */
 export type FindCollection = (resource: BatchResource, pointer: string) => LoadedCollection | Problem;

@@ -14,7 +14,7 @@ import path from 'node:path';
 import { Ajv } from 'ajv';
 import { REQUEST_FILE_API_VERSION } from '../request-file/request-file.js';
 import { problemsOf } from '../schema/input-validator.js';
-import { PROJECT_ROOT } from '../server/bundles.js';
+import { PROJECT_ROOT } from '../util/project-root.js';
 import { isPlainObject } from '../util/json.js';
 import { BundleRenderer } from './bundle-renderer.js';
 import { fieldPathOf } from './field-path.js';

@@ -1,45 +1,30 @@
 /**
  * Checks a rendered manifest the way the API server would (CONTRACT §5): a built-in kind with its
  * validator from `kubernetes-models` (the official OpenAPI compiled by ajv), a custom resource with
- * its CRD's schema and x-kubernetes-validations rules, each compiled once per kind; then, on what
- * the schema takes, the API server's own validation of the kind (src/apiserver).
+ * its CRD's schema and x-kubernetes-validations rules (parts the CRD layer compiles:
+ * crd/crd-check.ts), each compiled once per kind; then, on what the schema takes, the API server's
+ * own validation of the kind (src/apiserver).
  */
 import type { ErrorObject } from 'ajv';
 import { createErrors } from '../apiserver/create.js';
 import type { KindRules } from '../apiserver/kind-rules.js';
-import { builtInRules, customResourceRules } from '../apiserver/kinds.js';
-import { CelRules } from '../crd/cel-rules.js';
-import type { SkippedRule, TransitionRule } from '../crd/cel-rule-tree.js';
-import { ListMapKeys } from '../crd/list-map-keys.js';
+import { builtInRules } from '../apiserver/kinds.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
-import { formatShape, groupInto, InputValidator, problemsOf } from '../schema/input-validator.js';
-import type { Schema } from '../schema/kube-types.js';
-import { SchemaDefaults } from '../schema/structural-defaults.js';
-import { NullPruning } from '../schema/structural-nulls.js';
-import { fromPointer, type JsonObject } from '../util/json.js';
-import { type KindValidator, kubeModel } from './kube-models.js';
-
-/** What a bundle keeps of a custom resource's CRD, for the server to check every answer. */
-export interface CustomResourceSchema {
-  /** The CRD's name, e.g. `databases.platform.example.com`. */
-  crd: string;
-  version: string;
-  /** The kind as JSON Schema (root definition named after the kind), made from the CRD by the build. */
-  definitions: Record<string, Schema>;
-  /** The version's openAPIV3Schema as the CRD has it: where its CEL rules live. */
-  openAPIV3Schema: JsonObject;
-  /** The CRD's scope; bundles built before it was kept are read as Namespaced. */
-  scope?: 'Namespaced' | 'Cluster';
-}
+import { formatShape, groupInto, problemsOf } from '../schema/input-validator.js';
+import type { SchemaDefaults } from '../schema/structural-defaults.js';
+import type { NullPruning } from '../schema/structural-nulls.js';
+import { fromPointer } from '../util/json.js';
+import { type KindValidator, kubeModel } from '../kubernetes/kube-models.js';
+import type { SkippedRule, TransitionRule, TransitionRules } from './transition-rules.js';
 
 /** What a check runs: the kind's schema, and for a CRD what it says beyond it. */
-interface CheckParts {
+export interface CheckParts {
   validate: KindValidator;
   /** What a CRD says beyond its JSON Schema: CEL rules, keys of keyed lists. */
   beyondSchema: ReadonlyArray<{ check(manifest: unknown): Problem[] }>;
   /** A CRD's CEL rules, whose transition rules judge an update. */
-  celRules?: CelRules;
+  celRules?: TransitionRules;
   /** The API server's own rules, run on a manifest its schema takes (a decode error stops the API server first). */
   apiServer?: KindRules;
   /** A built-in kind whose rules are ported: Go decodes it, and its OpenAPI schema is only read as Go's decoder reads it. */
@@ -64,25 +49,9 @@ export class ManifestCheck {
     });
   }
 
-  /**
-   * The check of a custom resource: its CRD's schema, its CEL rules (those a create can check;
-   * transition rules for an update) and the keys of its keyed lists. Compiled on first use (or by
-   * compile()): a server starts without loading CEL or compiling every CRD its bundles hold.
-   */
-  static forCustomResource(kind: string, resource: CustomResourceSchema): ManifestCheck {
-    return new ManifestCheck(() => {
-      const schema = { $ref: `#/definitions/${kind}`, definitions: withoutNumberFormats(resource.definitions) };
-      const validate = new InputValidator(schema).compile();
-      const celRules = CelRules.compile(resource.openAPIV3Schema);
-      return {
-        nulls: NullPruning.compile(schema, schema.definitions),
-        defaults: SchemaDefaults.compile(schema, schema.definitions),
-        validate: (manifest) => (validate(manifest) ? [] : ((validate.errors ?? []) as ReturnType<KindValidator>)),
-        beyondSchema: [celRules, ListMapKeys.compile(resource.openAPIV3Schema)],
-        celRules,
-        apiServer: customResourceRules(resource.scope !== 'Cluster'),
-      };
-    });
+  /** A check of the given parts, made on first use (or by compile()): the CRD layer makes a custom resource's (crd/crd-check.ts). */
+  static of(make: () => CheckParts): ManifestCheck {
+    return new ManifestCheck(make);
   }
 
   /** The same check with `extra` beside what the kind's schema says, e.g. a CRD's version schemas. */
@@ -172,20 +141,6 @@ export class ManifestCheck {
     // As in problems(): a rule's message is the detail, pointed into `after`.
     return distinctProblems(celRules.checkTransition(before, after).map(({ pointer, detail }) => ({ pointer, detail })));
   }
-}
-
-/**
- * A CRD's schema as the API server validates custom resources with it: kube-openapi checks the
- * format of strings only, so `format: int32` on an integer is documentation there (an answer of
- * 2147483648 is taken).
- */
-function withoutNumberFormats<T>(schema: T): T {
-  if (Array.isArray(schema)) return schema.map(withoutNumberFormats) as T;
-  if (typeof schema !== 'object' || schema === null) return schema;
-  const copy: Record<string, unknown> = {};
-  const numeric = (schema as Record<string, unknown>).type === 'integer' || (schema as Record<string, unknown>).type === 'number';
-  for (const [key, value] of Object.entries(schema)) if (!(numeric && key === 'format')) copy[key] = withoutNumberFormats(value);
-  return copy as T;
 }
 
 /** The API server's field errors as problems: the field's place in the manifest, Go's words. */

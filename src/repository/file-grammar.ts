@@ -1,7 +1,7 @@
 /**
  * The grammar of a repository's files: names, versions and kinds in repository.json and
  * collection.json, and the members a section may not use as its own. Lint checks files against it
- * and the editor schemas (schema/repository-format-schemas.ts) say it.
+ * and the editor schemas (editor-schemas/repository-format-schemas.ts) say it.
  */
 export const NAME_PATTERN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 export const API_VERSION_PATTERN = /^v[1-9][0-9]*((alpha|beta)[1-9][0-9]*)?$/;

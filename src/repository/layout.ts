@@ -3,3 +3,4 @@ export const REPOSITORY_FILE = 'repository.json';
 export const COLLECTION_FILE = 'collection.json';
 export const SECTIONS_DIR = 'sections';
 export const EXAMPLES_DIR = 'examples';
+export const CRDS_DIR = 'crds';

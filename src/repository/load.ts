@@ -13,10 +13,9 @@
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { globSync } from 'glob';
-import { CRDS_DIR, loadCrdFiles } from '../crd/crd-files.js';
 import { SourceFile } from './source-file.js';
 
-import { COLLECTION_FILE, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR } from './layout.js';
+import { COLLECTION_FILE, CRDS_DIR, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR } from './layout.js';
 
 export interface NamedFile {
   /** File name without `.json`. */
@@ -60,6 +59,18 @@ function jsonFiles(dir: string): NamedFile[] {
   return globSync('*.json', { cwd: dir, nodir: true, dot: false })
     .sort(byCodePoint)
     .map((entry) => ({ name: entry.slice(0, -'.json'.length), file: new SourceFile(path.join(dir, entry)) }));
+}
+
+const CRD_FILE = /\.(ya?ml|json)$/i;
+
+/** The CRD files of a repository, `crds/*.{yaml,yml,json}`, as SourceFiles (positions for lint). */
+export function loadCrdFiles(repositoryDir: string): NamedFile[] {
+  const dir = path.join(repositoryDir, CRDS_DIR);
+  if (!existsSync(dir) || !statSync(dir).isDirectory()) return [];
+  return readdirSync(dir)
+    .filter((entry) => CRD_FILE.test(entry) && statSync(path.join(dir, entry)).isFile())
+    .sort(byCodePoint)
+    .map((entry) => ({ name: entry.replace(CRD_FILE, ''), file: new SourceFile(path.join(dir, entry)) }));
 }
 
 /** Every repository of `reposDir`, or the ones `only` names (folder names). */

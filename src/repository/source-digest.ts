@@ -1,7 +1,7 @@
 /** Digest of a repository's source files, so a start can tell whether dist/ is stale. */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { sha256 } from '../bundle/bundle.js';
+import { sha256Digest } from '../util/digest.js';
 
 export function sourceDigest(dir: string): string {
   const files: string[] = [];
@@ -13,7 +13,7 @@ export function sourceDigest(dir: string): string {
     }
   };
   walk(dir);
-  return sha256(
+  return sha256Digest(
     files.map((file) => `${path.relative(dir, file).split(path.sep).join('/')}\u0000${readFileSync(file, 'utf8')}`).join('\u0000'),
   );
 }

@@ -5,7 +5,7 @@
  * vendor. This module is the one home of that shape: the wrapper's JSON Schema below is what the
  * gitops tools check files against, and what the editor schemas extend with a collection's body.
  */
-import type { BatchResource } from '../exec/execute-batch.js';
+import type { BatchResource } from '../request/request-shape.js';
 
 export const REQUEST_FILE_API_VERSION = 'facetform.dev/v1alpha1';
 export const REQUEST_KIND = 'Request';

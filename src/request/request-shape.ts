@@ -54,6 +54,17 @@ export const batchResourceSchema = {
   additionalProperties: false,
 } satisfies ShapeSchema;
 
+/** One resource of a batch as batchResourceSchema takes it. */
+export interface BatchResource {
+  repository: string;
+  collection: string;
+  facets?: string[];
+  /** Default DEFAULT_API_VERSION. */
+  apiVersion?: string;
+  /** Default: the latest release of the API version. */
+  release?: string;
+}
+
 /** The body of POST /apis/repos/<vendor>/exec: several resources sharing one values and one globalvars. */
 export const batchRequestSchema = {
   type: 'object',

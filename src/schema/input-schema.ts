@@ -7,8 +7,8 @@
 import type { PlaceholderSite } from '../template/body.js';
 import type { Reference } from '../template/placeholder.js';
 import { isPlainObject, toPointer } from '../util/json.js';
-import { memberType, referencedDefinitions } from './kind-definitions.js';
-import type { KindSchema, Schema } from './kube-types.js';
+import { memberType, referencedDefinitions } from '../kubernetes/kind-definitions.js';
+import type { KindSchema, Schema } from '../kubernetes/kind-schema.js';
 
 export const SCHEMA_DRAFT = 'http://json-schema.org/draft-07/schema#';
 

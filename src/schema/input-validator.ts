@@ -4,11 +4,11 @@
  * and every member the schema does not know.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../manifest/kube-formats.js';
+import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../kubernetes/kube-formats.js';
 import { type Problem, shownPointer } from '../request/problems.js';
 import { appendErrorsInPlace } from './append-errors.js';
 import { goRegExpEngine } from './go-regexp.js';
-import type { Schema } from './kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { OptionalNulls } from './optional-nulls.js';
 import { SchemaDefaults } from './structural-defaults.js';
 import { MemberWalker } from './unknown-members.js';

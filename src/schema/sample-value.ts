@@ -5,8 +5,8 @@
  * still fails (a pattern, a rule) is dropped by whoever validates it.
  */
 import { isPlainObject } from '../util/json.js';
-import { resolveRef } from './kind-definitions.js';
-import type { Schema } from './kube-types.js';
+import { resolveRef } from '../kubernetes/kind-definitions.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 
 /** Values Kubernetes' string formats accept. */
 const FORMATTED: Record<string, unknown> = {

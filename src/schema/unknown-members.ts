@@ -4,8 +4,8 @@
  * validation; so do we. A walker is built lazily from the schema and kept, so each request only walks.
  */
 import { escapePointerSegment, isPlainObject } from '../util/json.js';
-import { definitionName } from './definition-ref.js';
-import type { Schema } from './kube-types.js';
+import { definitionName } from '../kubernetes/definition-ref.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 
 /** At most this many unknown members are reported for one request. */
 export const UNKNOWN_MEMBER_LIMIT = 100;

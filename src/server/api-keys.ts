@@ -8,6 +8,7 @@
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sha256Digest } from '../util/digest.js';
 
 export interface KeyEntry {
   name: string;
@@ -27,7 +28,7 @@ export function newKey(): string {
 
 /** The line to put in API_KEYS_FILE for a key. */
 export function keyFileEntry(name: string, key: string): string {
-  return `${name} sha256:${hashKey(key).toString('hex')}`;
+  return `${name} ${sha256Digest(key)}`;
 }
 
 export class KeyFileError extends Error {}

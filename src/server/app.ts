@@ -11,8 +11,9 @@ import { discoveryRoutes } from './routes/discovery.js';
 import { docsRoutes } from './routes/docs.js';
 import { EXEC_PATH, execRoutes } from './routes/exec.js';
 import { HEALTH_PATH, healthRoutes } from './routes/health.js';
+import { previewRoutes } from './routes/preview.js';
 import { schemaRoutes } from './routes/schemas.js';
-import { previewMarking, previewRoutes } from './preview.js';
+import { previewMarking } from './preview.js';
 import type { ServerState } from './state.js';
 
 export function createApp(state: ServerState): Koa {

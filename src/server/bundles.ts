@@ -4,14 +4,11 @@
  */
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { INDEX_FILE, readIndex } from '../bundle/dist-layout.js';
 import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry } from '../bundle/registry.js';
 import { REPOSITORY_FILE } from '../repository/layout.js';
 import { sourceDigest } from '../repository/source-digest.js';
-
-export const PROJECT_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
 export class BuildFailedError extends Error {}
 

@@ -4,7 +4,7 @@
  * schema into the document's components in a form OpenAPI tools and generated clients read alike.
  */
 import { LISTED_PROBLEMS } from '../request/problems.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { isPlainObject } from '../util/json.js';
 import { PROBLEM_TYPES } from './problem.js';
 

@@ -3,17 +3,12 @@
  * as `serve`. What only the preview adds lives here: the marking of every answer
  * (`X-Facetform-Preview`, the release as `<declared>+dev`, a `preview` member in discovery answers),
  * the events the console listens to (`GET /dev/events`, Server-Sent Events), and TypeScript
- * declarations made in memory, since a preview writes no files.
+ * declarations made in memory, since a preview writes no files. Its routes are routes/preview.ts.
  */
-import { PassThrough } from 'node:stream';
-import type Router from '@koa/router';
+import type { PassThrough } from 'node:stream';
 import type { Middleware } from 'koa';
 import type { LoadedCollection } from '../bundle/load.js';
-import { queryParameters } from './middleware/query-parameters.js';
-import { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
-import { COLLECTION_PATH } from './routes/exec.js';
-import { findCollection, setBundleHeaders } from './routes/lookup.js';
-import type { ServerState } from './state.js';
+import { PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
 
 export { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
 /** Appended to the declared release in X-Facetform-Release: semver build metadata, so the release it will become stays readable. */
@@ -127,46 +122,3 @@ export function previewMarking(preview: Preview): Middleware {
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
-
-/** How often an idle event stream says something, so that no proxy or idle timeout closes it. */
-const HEARTBEAT_MS = 15_000;
-
-/** Routes of the preview only; registered before the others, so that its types route is the one that answers. */
-export function previewRoutes(router: Router, state: ServerState, preview: Preview): void {
-  router.get(EVENTS_PATH, queryParameters([]), (ctx) => {
-    // An event stream is idle for long stretches: the stall timeout of answers does not apply to it.
-    ctx.req.socket.setTimeout(0);
-    ctx.req.socket.setNoDelay(true);
-    const stream = new PassThrough();
-    preview.open(stream);
-    ctx.status = 200;
-    ctx.set('Content-Type', 'text/event-stream; charset=utf-8');
-    ctx.set('Cache-Control', 'no-store');
-    ctx.body = stream;
-    const send = (status: PreviewStatus) => stream.write(`event: status\ndata: ${JSON.stringify(status)}\n\n`);
-    // The browser reconnects after a restart on its own; a second is enough of a wait.
-    stream.write('retry: 1000\n\n');
-    send(preview.status);
-    const unsubscribe = preview.subscribe(send);
-    const heartbeat = setInterval(() => stream.write(': still here\n\n'), HEARTBEAT_MS);
-    heartbeat.unref();
-    let ended = false;
-    const end = () => {
-      if (ended) return;
-      ended = true;
-      clearInterval(heartbeat);
-      unsubscribe();
-      stream.end();
-    };
-    ctx.res.once('close', end);
-    stream.once('close', end);
-  });
-
-  // The build writes declarations beside the bundle; a preview has no files, so they are made when asked.
-  router.get(`${COLLECTION_PATH}/types`, queryParameters(['release']), async (ctx) => {
-    const found = findCollection(state, ctx);
-    setBundleHeaders(ctx, found.bundle);
-    ctx.body = await preview.typeDeclarations(found);
-    ctx.set('Content-Type', 'text/plain; charset=utf-8');
-  });
-}

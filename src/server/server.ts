@@ -24,7 +24,7 @@ import {
 } from './config.js';
 import { InflightBytes } from './inflight-bytes.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
-import { SchemaFiles } from './routes/schemas.js';
+import { SchemaFiles } from './schema-files.js';
 import type { ServerState } from './state.js';
 
 export interface RunningServer {

@@ -9,7 +9,7 @@ import type { Metrics } from './metrics.js';
 import type { Preview } from './preview.js';
 import type { RegistryStatus } from './registry-status.js';
 import type { RateLimiter } from './rate-limit/rate-limiter.js';
-import type { SchemaFiles } from './routes/schemas.js';
+import type { SchemaFiles } from './schema-files.js';
 
 export interface ServerState {
   /** Replaced as a whole when bundles are reloaded; a request keeps the one it started with. */

@@ -6,7 +6,7 @@
  * accepted), or a change the API server accepts. All but the last break callers.
  */
 import { isDeepStrictEqual } from 'node:util';
-import type { ChangeLevel } from '../compiler/compatibility.js';
+import type { ChangeLevel } from './compatibility.js';
 import type { Executable } from '../exec/execute.js';
 import { lookup, resolveVariable } from '../request/resolve.js';
 import { fromPointer, isPathPrefix, toPointer, type JsonObject } from '../util/json.js';

@@ -4,7 +4,7 @@
  * with the same differences are shown once, the others named under it, so a change that touches
  * every request reads as one.
  */
-import type { Verdict } from '../compiler/compatibility.js';
+import type { Verdict } from './compatibility.js';
 import { type RenderedComparison, type RequestComparison, shown, shownPointer } from './rendered-comparison.js';
 
 /** Requests named under a shared set of differences before the rest are only counted. */

@@ -12,7 +12,7 @@ interface Exact {
   scale: number;
 }
 
-/** apimachinery's quantity grammar (as in manifest/kube-formats.ts), with the number and suffix captured. */
+/** apimachinery's quantity grammar (as in kubernetes/kube-formats.ts), with the number and suffix captured. */
 const QUANTITY = /^([+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+))(Ki|Mi|Gi|Ti|Pi|Ei|[numkMGTPE]|[eE][+-]?[0-9]+)?$/;
 const BINARY = ['Ki', 'Mi', 'Gi', 'Ti', 'Pi', 'Ei'];
 const DECIMAL: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };

@@ -5,7 +5,7 @@
  */
 import type { Bundle } from '../bundle/bundle.js';
 import { loadCollection } from '../bundle/load.js';
-import type { Change } from '../compiler/compatibility.js';
+import type { Change } from './compatibility.js';
 import { checkExec } from '../exec/execute.js';
 import type { Problem } from '../request/problems.js';
 import { fromPointer, isPathPrefix, isPlainObject, type JsonObject } from '../util/json.js';

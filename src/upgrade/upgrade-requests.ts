@@ -7,11 +7,11 @@
  * one sends no field the release warns of.
  */
 import type { BundleCollection } from '../bundle/bundle.js';
-import { inputPaths } from '../compiler/schema-comparison.js';
+import { inputPaths } from './schema-comparison.js';
 import { MASTER_FACET } from '../collection/facet.js';
 import { lookup, resolveVariable } from '../request/resolve.js';
 import { sampleValue } from '../schema/sample-value.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 
 export interface UpgradeRequest {

@@ -8,12 +8,11 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { builtInKindCheck } from '../../src/crd/crd-check.js';
+import { builtInKindCheck, type CustomResourceSchema, customResourceCheck as productCheck } from '../../src/crd/crd-check.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { readCrd } from '../../src/crd/crd.js';
 import { objectMetaDefinitions } from '../../src/crd/object-meta.js';
-import { type CustomResourceSchema, ManifestCheck } from '../../src/manifest/kube-check.js';
-import { kubeModel } from '../../src/manifest/kube-models.js';
+import { kubeModel } from '../../src/kubernetes/kube-models.js';
 import type { Problem } from '../../src/request/problems.js';
 import { InputValidator } from '../../src/schema/input-validator.js';
 import { declaredRelease, ROOT, SHIPPED_REPOS } from '../helpers/repos.js';
@@ -68,7 +67,7 @@ export function customResourceSchema(crd: Manifest, crdFile: string, apiVersion:
 /** The check of a custom resource whose CRD is `crd` (read from `crdFile`, relative to repos/). */
 export function customResourceCheck(crd: Manifest, crdFile: string, apiVersion: string, kind: string): OurCheck {
   const resource = customResourceSchema(crd, crdFile, apiVersion, kind);
-  const check = ManifestCheck.forCustomResource(kind, resource);
+  const check = productCheck(kind, resource);
   const schema = new InputValidator({ $ref: `#/definitions/${kind}`, definitions: resource.definitions }).compile();
   return { problems: (manifest) => check.problems(manifest), schemaRefuses: (manifest) => !schema(manifest) };
 }

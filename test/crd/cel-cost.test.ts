@@ -14,7 +14,7 @@ import { declOf } from '../../src/crd/cel-cost-sizes.js';
 import { analyseExpression } from '../../src/crd/cel-expression.js';
 import { CelRules } from '../../src/crd/cel-rules.js';
 import { callLimitExceeded, CostBudget } from '../../src/crd/cel-runtime-budget.js';
-import { ManifestCheck } from '../../src/manifest/kube-check.js';
+import { customResourceCheck } from '../../src/crd/crd-check.js';
 import type { JsonObject } from '../../src/util/json.js';
 import { runCli } from '../helpers/build.js';
 import { readCostVectors } from '../helpers/cel-cost-vectors.js';
@@ -180,7 +180,7 @@ describe('running the rules of a custom resource, against the API server', () =>
         spec: { type: 'object', properties: { l: { type: 'array', items: { type: 'string' } } }, 'x-kubernetes-validations': [{ rule }] },
       },
     };
-    const check = ManifestCheck.forCustomResource('Widget', {
+    const check = customResourceCheck('Widget', {
       crd: 'widgets.example.com',
       version: 'v1',
       definitions: { Widget: { type: 'object' } },

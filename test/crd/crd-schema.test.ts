@@ -1,17 +1,15 @@
 /** A CRD version's schema as a KindSchema, shaped and checked like a built-in kind's. */
 import path from 'node:path';
-import { Ajv, type ErrorObject } from 'ajv';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type Crd, readCrd } from '../../src/crd/crd.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { objectMetaDefinitions, objectMetaFrom } from '../../src/crd/object-meta.js';
-import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
-import { goRegExpEngine } from '../../src/schema/go-regexp.js';
 import { SourceFile } from '../../src/repository/source-file.js';
 import { generateInputSchema } from '../../src/schema/input-schema.js';
-import { memberType } from '../../src/schema/kind-definitions.js';
-import type { KindSchema } from '../../src/schema/kube-types.js';
+import { memberType } from '../../src/kubernetes/kind-definitions.js';
+import type { KindSchema } from '../../src/kubernetes/kind-schema.js';
 import { parseBody, placeholderSites } from '../../src/template/body.js';
+import { errorsOf } from '../helpers/kind-schema-errors.js';
 
 const FIXTURE = path.join(import.meta.dirname, '../fixtures/crds/databases.yaml');
 
@@ -24,24 +22,6 @@ beforeAll(() => {
   kind = crdKindSchema(crd, crd.versions[1]!, objectMeta);
 }, 60_000);
 
-// As the input validator and the manifest check set ajv up: Kubernetes' formats and patterns with Go's rules.
-const ajv = new Ajv({
-  allErrors: true,
-  strict: false,
-  allowUnionTypes: true,
-  validateFormats: true,
-  ownProperties: true,
-  code: { regExp: goRegExpEngine },
-});
-for (const [name, format] of Object.entries(kubernetesFormats)) ajv.addFormat(name, format as never);
-/** `pointer keyword` of each error of a manifest against the kind. */
-const errorsOf = (kindSchema: KindSchema, manifest: unknown): string[] => {
-  const validate = ajv.compile({ $ref: `#/definitions/${kindSchema.kind}`, definitions: kindSchema.definitions });
-  if (validate(manifest)) return [];
-  return (validate.errors as ErrorObject[]).map(
-    (error) => `${error.instancePath + (error.keyword === 'required' ? `/${String(error.params.missingProperty)}` : '')} ${error.keyword}`,
-  );
-};
 const database = (spec: Record<string, unknown>, more: Record<string, unknown> = {}) => ({
   apiVersion: 'platform.example.com/v1',
   kind: 'Database',

@@ -154,7 +154,7 @@ describe("a repository's crds folder", () => {
   it('lists its YAML and JSON files in code-point order', async () => {
     const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
-    const { loadCrdFiles } = await import('../../src/crd/crd-files.js');
+    const { loadCrdFiles } = await import('../../src/repository/load.js');
     const repository = mkdtempSync(path.join(tmpdir(), 'crds-'));
     expect(loadCrdFiles(repository)).toEqual([]);
     mkdirSync(path.join(repository, 'crds'));

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readCrd } from '../../src/crd/crd.js';
 import { crdKindSchema } from '../../src/crd/crd-schema.js';
 import { objectMetaDefinitions } from '../../src/crd/object-meta.js';
-import { ManifestCheck } from '../../src/manifest/kube-check.js';
+import { customResourceCheck } from '../../src/crd/crd-check.js';
+import type { ManifestCheck } from '../../src/manifest/kube-check.js';
 import { GO_PATTERN_FIX } from '../../src/schema/go-regexp.js';
 import { buildInto, runCli } from '../helpers/build.js';
 import { ROOT, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
@@ -47,7 +48,7 @@ describe('a CRD pattern in the custom-resource check', () => {
     const crd = readCrd(databaseCrd(GO_ONLY)).crd!;
     const version = crd.versions.find((each) => each.served)!;
     const kindSchema = crdKindSchema(crd, version, objectMetaDefinitions());
-    check = ManifestCheck.forCustomResource(crd.kind, {
+    check = customResourceCheck(crd.kind, {
       crd: crd.name,
       version: version.name,
       definitions: kindSchema.definitions,
@@ -87,7 +88,7 @@ describe('a pattern under a maxLength', () => {
     const version = readCrd(crd).crd!.versions.find((each) => each.served)!;
     (version.schema as any).properties.spec.properties.name = { type: 'string', maxLength: 63, pattern: CATASTROPHIC };
     const kindSchema = crdKindSchema(readCrd(crd).crd!, version, objectMetaDefinitions());
-    const check = ManifestCheck.forCustomResource('Database', {
+    const check = customResourceCheck('Database', {
       crd: 'databases.platform.example.com',
       version: version.name,
       definitions: kindSchema.definitions,

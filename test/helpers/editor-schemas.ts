@@ -2,8 +2,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
-import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
-import { SCHEMA_ID_PREFIX } from '../../src/schema/editor-schemas.js';
+import { kubernetesFormats } from '../../src/kubernetes/kube-formats.js';
+import { SCHEMA_ID_PREFIX } from '../../src/editor-schemas/editor-schemas.js';
 import { ROOT } from './repos.js';
 
 export const COMMITTED_SCHEMAS = path.join(ROOT, 'dist/schemas');

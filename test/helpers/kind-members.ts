@@ -2,9 +2,9 @@
  * What a user writes of a built-in kind, read from its type in kubernetes-models: the top-level
  * members and the members of spec (apiVersion, kind, metadata and status aside), as dotted paths.
  */
-import { kubeModel } from '../../src/manifest/kube-models.js';
-import { KubeTypes } from '../../src/schema/kube-types.js';
-import type { Schema } from '../../src/schema/kube-types.js';
+import { kubeModel } from '../../src/kubernetes/kube-models.js';
+import { KubeTypes } from '../../src/kubernetes/kube-types.js';
+import type { Schema } from '../../src/kubernetes/kind-schema.js';
 
 /** Members the API server sets, or every manifest has, which no feature writes. */
 const NOT_WRITTEN = new Set(['apiVersion', 'kind', 'metadata', 'status']);

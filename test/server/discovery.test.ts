@@ -2,7 +2,7 @@
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { kubernetesFormats } from '../../src/manifest/kube-formats.js';
+import { kubernetesFormats } from '../../src/kubernetes/kube-formats.js';
 import { BASE, execPath, problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 import { collectionOfKind, declaredRelease, examplesIn, facetsOf, repositoriesIn, sectionsOf } from '../helpers/repos.js';
 

@@ -6,7 +6,7 @@ import type { CollectionModel } from '../../collection/model.js';
 import type { ManifestCheck } from '../../manifest/kube-check.js';
 import type { CollectionRenderPlan } from '../../render/render-plan.js';
 import type { SourceFile } from '../../repository/source-file.js';
-import type { KindSchema } from '../../schema/kube-types.js';
+import type { KindSchema } from '../../kubernetes/kind-schema.js';
 import type { LintReport } from '../report.js';
 
 /** A collection the build could compile: its model with what types its kind and its render plan. */

@@ -6,8 +6,8 @@
 import type { ManifestCheck } from '../../manifest/kube-check.js';
 import type { CollectionRenderPlan } from '../../render/render-plan.js';
 import { lookup } from '../../request/resolve.js';
-import { memberType, resolveRef } from '../../schema/kind-definitions.js';
-import type { KindSchema, Schema } from '../../schema/kube-types.js';
+import { memberType, resolveRef } from '../../kubernetes/kind-definitions.js';
+import type { KindSchema, Schema } from '../../kubernetes/kind-schema.js';
 import type { PlaceholderSite } from '../../template/body.js';
 import { fromPointer, isPathPrefix, isPlainObject, ownMember, toPointer } from '../../util/json.js';
 import type { CollectionModel, SectionModel } from '../../collection/model.js';

@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type Router from '@koa/router';
 import type { Middleware } from 'koa';
-import { PROJECT_ROOT } from '../bundles.js';
+import { PROJECT_ROOT } from '../../util/project-root.js';
 import { consoleModules, MODULES_URL } from '../console-modules.js';
 import { CONSOLE_ASSETS, CONSOLE_PATHS } from '../public-paths.js';
 

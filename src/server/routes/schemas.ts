@@ -1,47 +1,15 @@
 /**
- * GET /schemas/<path>: the editor schemas of the loaded bundles (src/schema/editor-schemas.ts), the
- * same bytes as the build writes to dist/schemas/. Editors fetch them without headers, so
+ * GET /schemas/<path>: the editor schemas of the loaded bundles (src/editor-schemas/editor-schemas.ts),
+ * the same bytes as the build writes to dist/schemas/. Editors fetch them without headers, so
  * OPEN_ROUTES=schemas opens them; otherwise they follow the key, as every schema does.
  */
 import type Router from '@koa/router';
-import type { Bundle } from '../../bundle/bundle.js';
-import type { Schema } from '../../schema/kube-types.js';
-import { sha256 } from '../../bundle/bundle.js';
-import { editorSchemaMakers, schemaText } from '../../schema/editor-schemas.js';
 import { queryParameters } from '../middleware/query-parameters.js';
 import { notFound } from '../problem.js';
+import type { SchemaFiles } from '../schema-files.js';
 import type { ServerState } from '../state.js';
 
 export const SCHEMAS_PREFIX = '/schemas/';
-
-export interface SchemaFile {
-  text: string;
-  etag: string;
-}
-
-/** The editor schemas of some bundles: every path known at once, each file made on its first request and kept. */
-export class SchemaFiles {
-  private readonly makers: ReadonlyMap<string, () => Schema>;
-  private readonly made = new Map<string, SchemaFile>();
-
-  constructor(bundles: readonly Bundle[]) {
-    this.makers = editorSchemaMakers(bundles);
-  }
-
-  paths(): IterableIterator<string> {
-    return this.makers.keys();
-  }
-
-  get(path: string): SchemaFile | undefined {
-    let file = this.made.get(path);
-    const make = this.makers.get(path);
-    if (file === undefined && make !== undefined) {
-      const text = schemaText(make());
-      this.made.set(path, (file = { text, etag: `"${sha256(text).slice('sha256:'.length, 'sha256:'.length + 32)}"` }));
-    }
-    return file;
-  }
-}
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
 function matchesEtag(header: string, etag: string): boolean {

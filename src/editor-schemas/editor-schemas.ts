@@ -13,8 +13,8 @@
  */
 import type { Bundle } from '../bundle/bundle.js';
 import { compareReleases, latestRelease } from '../release/release.js';
-import { SCHEMA_DRAFT } from './input-schema.js';
-import type { Schema } from './kube-types.js';
+import { SCHEMA_DRAFT } from '../schema/input-schema.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { COLLECTION_SCHEMA, REPOSITORY_SCHEMA, SECTION_SCHEMA } from './repository-format-schemas.js';
 import { batchRequestFileSchema, batchRequestSchemaOf, execRequestSchemaOf, type Release, requestFileSchemaOf } from './request-schemas.js';
 

@@ -15,7 +15,7 @@ import {
 import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
 import { RELEASE_PATTERN } from '../release/release.js';
 import { VARIABLE_PATTERN } from '../template/placeholder.js';
-import type { Schema } from './kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 
 const patterned = (pattern: RegExp, description: string): Schema => ({ type: 'string', pattern: pattern.source, description });
 // Lint refuses an empty or blank string.

@@ -4,7 +4,7 @@
  * "number" or "string", so each such leaf is asked of the kind's validator with a probe value
  * placed at that member, and takes the integer type and format the validator demands.
  */
-import type { KindValidator } from '../manifest/kube-models.js';
+import type { KindValidator } from './kube-models.js';
 import { definitionName } from './definition-ref.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 

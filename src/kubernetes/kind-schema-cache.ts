@@ -23,7 +23,7 @@ import {
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { KindSchema } from './kube-types.js';
+import type { KindSchema } from './kind-schema.js';
 import { isPlainObject } from '../util/json.js';
 
 /** The packages whose code or data a generated schema depends on; the ajv packages as kubernetes-models' validators load them. */
@@ -37,7 +37,7 @@ const INPUT_PACKAGES = [
 ];
 const VALIDATOR_PACKAGES = ['ajv', 'ajv-formats', 'ajv-formats-draft2019'];
 
-// Two folders up from both src/schema and the compiled lib/schema.
+// Two folders up from both src/kubernetes and the compiled lib/kubernetes.
 const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** Where the cache lives: `FACETFORM_CACHE_DIR` (a relative one from the working folder), else node_modules/.cache/facetform/kind-schemas. */

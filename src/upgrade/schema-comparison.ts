@@ -2,7 +2,7 @@
  * Comparing two input schemas for the compatibility check: the input paths a schema describes,
  * which of them are required, and whether a leaf accepts what it accepted before (annotations aside).
  */
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { isPlainObject } from '../util/json.js';
 
 /** Every input path a schema's properties describe, with its schema; not into $ref'd definitions. */

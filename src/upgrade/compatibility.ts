@@ -7,7 +7,7 @@
  */
 import type { Bundle, BundleCollection, BundleSection } from '../bundle/bundle.js';
 import { compareReleases, nextRelease } from '../release/release.js';
-import type { Schema } from '../schema/kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 import { isPlainObject } from '../util/json.js';
 import { acceptsSame, compareLeaf, inputPaths, requiredPaths } from './schema-comparison.js';
 

@@ -8,7 +8,7 @@
 import type { Bundle, BundleCollection } from '../bundle/bundle.js';
 import { BATCH_REQUEST_KIND, REQUEST_KIND, requestFileSchema } from '../request-file/request-file.js';
 import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../request/request-shape.js';
-import type { Schema } from './kube-types.js';
+import type { Schema } from '../kubernetes/kind-schema.js';
 
 /** Where a collection's input schema goes among the definitions; no Kubernetes type name has a dot and this prefix. */
 const VALUES_DEFINITION = 'facetform.values';

@@ -8,27 +8,18 @@
  * version its collections use, and keeps what it made on disk for the next run (kind-schema-cache.ts).
  */
 import { createRequire } from 'node:module';
-import { kubeModel } from '../manifest/kube-models.js';
+import { kubeModel } from './kube-models.js';
+import type { KindSchema, Schema } from './kind-schema.js';
 import { KindSchemaCache } from './kind-schema-cache.js';
 import { normaliseDefinitions } from './normalise-definitions.js';
 import { addValidatorConstraints } from './validator-constraints.js';
-import type { JsonObject } from '../util/json.js';
-
-export type Schema = JsonObject;
-
-export interface KindSchema {
-  kind: string;
-  apiVersion: string;
-  /** `#/definitions/<name>` targets reachable from the kind. */
-  definitions: Record<string, Schema>;
-}
 
 // Loading the generator loads TypeScript, half a second: only a run that generates pays for it.
 const loadGenerator = () => createRequire(import.meta.url)('ts-json-schema-generator') as typeof import('ts-json-schema-generator');
 
 let shared: KubeTypes | undefined;
-/** The code that generates and probes, for the cache's digest: this folder, manifest/ (kinds, validators, formats) and util/. */
-const CODE_FOLDERS = ['./', '../manifest/', '../util/'];
+/** The code that generates and probes, for the cache's digest: this folder (kinds, validators, formats, generation) and util/. */
+const CODE_FOLDERS = ['./', '../util/'];
 
 export class KubeTypes {
   private readonly kinds = new Map<string, KindSchema>();

@@ -3,7 +3,7 @@
  * and the definitions a schema needs, transitively.
  */
 import { definitionName } from './definition-ref.js';
-import type { KindSchema, Schema } from './kube-types.js';
+import type { KindSchema, Schema } from './kind-schema.js';
 import { isPlainObject } from '../util/json.js';
 
 /** What the Kubernetes type says about one member path of a manifest. */
