@@ -1,20 +1,12 @@
 /**
- * JSON Schemas of the files authors keep in a template repository (README.md, "Template
- * repositories"): repository.json, collection.json and section files, for editors. The patterns
- * and reserved names are the lint's own, so an editor refuses what lint refuses; lint stays the
- * judge of what a schema cannot say (placeholders, conflicts, Kubernetes types).
+ * JSON Schemas of the files authors keep in a template repository (docs/authoring.md, "Files of a
+ * repository"): repository.json, collection.json and section files, for editors. The fields,
+ * patterns and reserved names are the lint's own, so an editor refuses what lint refuses; lint stays
+ * the judge of what a schema cannot say (placeholders, conflicts, Kubernetes types).
  */
-import {
-  API_VERSION_PATTERN,
-  FORBIDDEN_NAMES,
-  KIND_PATTERN,
-  NAME_PATTERN,
-  RESERVED_MEMBERS,
-  RESOURCE_API_VERSION_PATTERN,
-} from '../repository/file-grammar.js';
+import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../repository/file-grammar.js';
+import { IDENTITY_FIELDS, type IdentityFile } from '../repository/identity-fields.js';
 import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
-import { RELEASE_PATTERN } from '../release/release.js';
-import { VARIABLE_PATTERN } from '../template/placeholder.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
 
 const patterned = (pattern: RegExp, description: string): Schema => ({ type: 'string', pattern: pattern.source, description });
@@ -22,61 +14,34 @@ const patterned = (pattern: RegExp, description: string): Schema => ({ type: 'st
 const sentence = (description: string): Schema => ({ type: 'string', pattern: '\\S', description });
 const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
-interface IdentityFile {
-  /** What the file names: "repository" or "collection". */
-  of: string;
-  title: string;
-  description: string;
-  required: string[];
-  properties: Record<string, Schema>;
+/** The schema of an identity file (repository.json, collection.json): a closed object of its fields, its name the folder's. */
+function identityFile(of: IdentityFile, title: string, description: string): Schema {
+  const fields = IDENTITY_FIELDS[of];
+  const properties = Object.fromEntries(
+    fields.map((field): [string, Schema] => [
+      field.name,
+      field.flag
+        ? { type: 'boolean', description: field.description }
+        : field.pattern === undefined
+          ? sentence(field.description)
+          : patterned(field.pattern, field.description),
+    ]),
+  );
+  const required = fields.filter((field) => !field.flag).map((field) => field.name);
+  return { title, description, type: 'object', required, properties, additionalProperties: false };
 }
 
-/** The schema of an identity file (repository.json, collection.json): a closed object, its name the folder's. */
-function identityFile({ of, title, description, required, properties }: IdentityFile): Schema {
-  const name = patterned(NAME_PATTERN, `The ${of}'s name, the same as its folder: lowercase letters, digits and "-".`);
-  const members = { required: ['name', ...required], properties: { name, ...properties } };
-  return { title, description, type: 'object', ...members, additionalProperties: false };
-}
+export const REPOSITORY_SCHEMA: Schema = identityFile(
+  'repository',
+  'facetform repository.json',
+  'The identity of a template repository: repos/<repository>/repository.json.',
+);
 
-export const REPOSITORY_SCHEMA: Schema = identityFile({
-  of: 'repository',
-  title: 'facetform repository.json',
-  description: 'The identity of a template repository: repos/<repository>/repository.json.',
-  required: ['vendor', 'apiVersion', 'release', 'description'],
-  properties: {
-    vendor: patterned(
-      NAME_PATTERN,
-      'The publisher: a path segment of the exec paths (/apis/repos/<vendor>/…), lowercase letters, digits and "-", e.g. "facetform".',
-    ),
-    apiVersion: patterned(API_VERSION_PATTERN, 'The API version path segment, e.g. "v1"; a new one only for a change that breaks callers.'),
-    release: patterned(
-      RELEASE_PATTERN,
-      'The release the build makes, semver, e.g. "1.1.0": raise the patch for a fix, the minor for an addition. A released version never changes.',
-    ),
-    description: sentence('One sentence saying what the repository holds.'),
-  },
-});
-
-export const COLLECTION_SCHEMA: Schema = identityFile({
-  of: 'collection',
-  title: 'facetform collection.json',
-  description: 'One collection of a template repository, rendering one kind: repos/<repository>/<collection>/collection.json.',
-  required: ['variable', 'kind', 'apiVersion', 'description'],
-  properties: {
-    variable: patterned(
-      VARIABLE_PATTERN,
-      'The template variable its placeholders read, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores; unique in the repository.',
-    ),
-    kind: patterned(KIND_PATTERN, 'The rendered kind, e.g. "Service".'),
-    apiVersion: patterned(RESOURCE_API_VERSION_PATTERN, 'The rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1".'),
-    description: sentence('One sentence saying what the collection renders.'),
-    untyped: {
-      type: 'boolean',
-      description:
-        'true only for a kind that neither Kubernetes nor a CRD in crds/ defines: it is then rendered without a schema and its answers are not checked.',
-    },
-  },
-});
+export const COLLECTION_SCHEMA: Schema = identityFile(
+  'collection',
+  'facetform collection.json',
+  'One collection of a template repository, rendering one kind: repos/<repository>/<collection>/collection.json.',
+);
 
 const unknownMetadata = `^\\$(?!(${[...RESERVED_MEMBERS].map((name) => escapeRegExp(name.slice(1))).join('|')})$)`;
 /** Member names lint refuses anywhere in a section's content. */

@@ -1,34 +1,26 @@
 /** Rules for the files that name a repository and its collections: repository.json and collection.json. */
 import { SCHEMAS_DIR } from '../../bundle/dist-layout.js';
-import { RELEASE_PATTERN as SEMVER_PATTERN } from '../../release/release.js';
-import { API_VERSION_PATTERN, KIND_PATTERN, NAME_PATTERN, RESOURCE_API_VERSION_PATTERN } from '../../repository/file-grammar.js';
+import { IDENTITY_FIELDS, type IdentityField } from '../../repository/identity-fields.js';
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
-import { VARIABLE_PATTERN } from '../../template/placeholder.js';
 import { isPlainObject, type JsonObject } from '../../util/json.js';
 import type { CollectionModel } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
-interface Field {
-  name: string;
-  pattern?: RegExp;
-  hint: string;
-  /** A member that may be left out, and is then true or false. */
-  flag?: boolean;
-}
-
-function checkFields(file: SourceFile, value: JsonObject, fields: Field[], report: LintReport): void {
+/** Each field as its declaration says, its description the hint; a member no field names is ignored, with a warning. */
+function checkFields(file: SourceFile, value: JsonObject, fields: IdentityField[], report: LintReport): void {
   for (const field of fields) {
     const member = value[field.name];
+    const hint = field.description;
     if (field.flag === true) {
       if (member !== undefined && typeof member !== 'boolean')
-        report.error(file, [field.name], `"${field.name}" must be true or false`, field.hint);
+        report.error(file, [field.name], `"${field.name}" must be true or false`, hint);
     } else if (member === undefined) {
-      report.error(file, [], `missing "${field.name}"`, field.hint);
+      report.error(file, [], `missing "${field.name}"`, hint);
     } else if (typeof member !== 'string' || member.trim() === '') {
-      report.error(file, [field.name], `"${field.name}" must be a non-empty string`, field.hint);
+      report.error(file, [field.name], `"${field.name}" must be a non-empty string`, hint);
     } else if (field.pattern && !field.pattern.test(member)) {
-      report.error(file, [field.name], `"${field.name}" is "${member}", which is not of the expected form`, field.hint);
+      report.error(file, [field.name], `"${field.name}" is "${member}", which is not of the expected form`, hint);
     }
   }
   const known = new Set(fields.map((field) => field.name));
@@ -61,22 +53,7 @@ function nameIsFolder(file: SourceFile, value: JsonObject, folder: string, what:
 export function lintRepositoryDeclaration(repository: RepositorySource, report: LintReport): void {
   const value = asObject(repository.file, 'repository.json', report);
   if (value === undefined) return;
-  checkFields(
-    repository.file,
-    value,
-    [
-      { name: 'name', pattern: NAME_PATTERN, hint: `the repository's name, the same as its folder: "${repository.name}"` },
-      {
-        name: 'vendor',
-        pattern: NAME_PATTERN,
-        hint: 'the publisher literal of the exec paths, lowercase letters, digits and "-", e.g. "facetform"',
-      },
-      { name: 'apiVersion', pattern: API_VERSION_PATTERN, hint: 'the API version path segment, e.g. "v1"' },
-      { name: 'release', pattern: SEMVER_PATTERN, hint: 'the release version, semver, e.g. "1.0.0"' },
-      { name: 'description', hint: 'one sentence saying what the repository holds' },
-    ],
-    report,
-  );
+  checkFields(repository.file, value, IDENTITY_FIELDS.repository, report);
   nameIsFolder(repository.file, value, repository.name, 'repository', report);
   if (repository.name === SCHEMAS_DIR) {
     report.error(
@@ -100,27 +77,7 @@ export function lintCollectionDeclaration(context: CollectionModel, report: Lint
   const { source } = context;
   const value = context.declaration;
   if (value === undefined) return;
-  checkFields(
-    source.file,
-    value,
-    [
-      { name: 'name', pattern: NAME_PATTERN, hint: `the collection's name, the same as its folder: "${source.name}"` },
-      {
-        name: 'variable',
-        pattern: VARIABLE_PATTERN,
-        hint: 'the template variable, e.g. "__SVC_ID__": two underscores, capitals, digits or "_", two underscores',
-      },
-      { name: 'kind', pattern: KIND_PATTERN, hint: 'the rendered kind, e.g. "Service"' },
-      { name: 'apiVersion', pattern: RESOURCE_API_VERSION_PATTERN, hint: 'the rendered apiVersion, e.g. "v1" or "networking.k8s.io/v1"' },
-      { name: 'description', hint: 'one sentence saying what the collection renders' },
-      {
-        name: 'untyped',
-        flag: true,
-        hint: 'true only for a kind no CRD in crds/ and no built-in type defines: its answers are then not checked',
-      },
-    ],
-    report,
-  );
+  checkFields(source.file, value, IDENTITY_FIELDS.collection, report);
   nameIsFolder(source.file, value, source.name, 'collection', report);
   if (context.sections.length === 0) {
     report.error(source.file, [], `collection ${source.name} has no sections`, `add section files under ${source.dir}/sections/`);
