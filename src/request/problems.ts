@@ -23,9 +23,23 @@ export const MAX_POINTER_LENGTH = 1000;
 
 export const shownPointer = (pointer: string): string => cutMiddle(pointer, MAX_POINTER_LENGTH);
 
+/**
+ * Why a request is refused, the title of its 422 answer (`invalid-values`): one per check that
+ * refuses, so that a client can tell them apart and each is written once.
+ */
+export const REFUSALS = [
+  'Invalid request',
+  'Unknown facet',
+  'Cannot resolve template variable',
+  'Invalid input values',
+  'Object too large for Kubernetes',
+  'Request over limits',
+] as const;
+export type Refusal = (typeof REFUSALS)[number];
+
 export class RenderError extends Error {
   constructor(
-    readonly title: string,
+    readonly title: Refusal,
     /** In body order; at most LISTED_PROBLEMS when made by renderError. */
     readonly problems: Problem[],
     /** HTTP status the server answers with. */
@@ -40,7 +54,7 @@ export class RenderError extends Error {
 }
 
 /** The error for `problems` (in any order): the first LISTED_PROBLEMS in body order, and a count of the rest. */
-export function renderError(title: string, problems: Problem[]): RenderError {
+export function renderError(title: Refusal, problems: Problem[]): RenderError {
   const listed = firstInBodyOrder(problems, LISTED_PROBLEMS);
   return new RenderError(title, listed, 422, problems.length - listed.length);
 }

@@ -16,9 +16,7 @@ const ANYTHING = new Set(['', '*/*']);
 
 export function notAcceptable(ctx: Context, offered: readonly string[]): HttpProblem {
   return new HttpProblem(
-    406,
     'not-acceptable',
-    'Not acceptable',
     `the Accept header (${JSON.stringify(ctx.get('Accept'))}) allows none of what ${ctx.path} answers: ${offered.join(', ')}`,
     { available: offered },
   );

@@ -83,8 +83,18 @@ export function operationsPaths(): Json {
         responses: {
           ...ok('The problem type.', false, 'application/json', {
             type: 'object',
-            required: ['type', 'description'],
-            properties: { type: { type: 'string' }, description: { type: 'string' } },
+            required: ['type', 'status', 'title', 'description'],
+            properties: {
+              type: { type: 'string' },
+              status: { type: 'integer', description: 'The status of its answers.' },
+              title: { type: 'string', description: 'The title of its answers.' },
+              titles: {
+                type: 'array',
+                items: { type: 'string' },
+                description: 'Other titles it may have, each naming the check that refused.',
+              },
+              description: { type: 'string' },
+            },
           }),
           ...ANY_ANSWERS,
           ...NOT_FOUND,

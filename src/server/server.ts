@@ -23,6 +23,7 @@ import {
   type ServerTimeouts,
 } from './config.js';
 import { InflightBytes } from './inflight-bytes.js';
+import { CLIENT_ERRORS } from './problem.js';
 import { RateLimiter } from './rate-limit/rate-limiter.js';
 import { SchemaFiles } from './schema-files.js';
 import type { ServerState } from './state.js';
@@ -96,13 +97,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
     socket.destroy();
     return;
   }
-  const [status, reason, detail] =
-    error.code === 'HPE_HEADER_OVERFLOW'
-      ? [431, 'Request Header Fields Too Large', 'the request line or headers are too large']
-      : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-        ? [408, 'Request Timeout', 'the request was not received in time']
-        : [400, 'Bad Request', 'the request is not valid HTTP/1.1'];
-  const body = JSON.stringify({ type: `/problems/${status === 400 ? 'bad-request' : 'client-error'}`, title: reason, status, detail });
+  const {
+    type,
+    status,
+    title: reason,
+    detail,
+  } = error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? CLIENT_ERRORS[error.code] : CLIENT_ERRORS.other;
+  const body = JSON.stringify({ type: `/problems/${type}`, title: reason, status, detail });
   socket.end(
     `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );

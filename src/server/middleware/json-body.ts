@@ -47,8 +47,7 @@ export function nestsDeeperThan(text: string, limit: number): boolean {
 
 /** The media type must be JSON, in UTF-8 (RFC 8259), not compressed. */
 function checkContentType(contentType: string, contentEncoding: string): void {
-  const unsupported = (detail: string) =>
-    new HttpProblem(415, 'unsupported-media-type', 'Unsupported media type', detail, {}, { Accept: 'application/json' });
+  const unsupported = (detail: string) => new HttpProblem('unsupported-media-type', detail, {}, { Accept: 'application/json' });
   if (contentType !== 'application/json') {
     if (contentType === '' || typeIs.is(contentType, ['application/json']) === false)
       throw unsupported(`the body must be application/json, not ${contentType || 'without a Content-Type'}`);
@@ -76,21 +75,21 @@ export async function readJsonBody(ctx: Context, inflight: InflightBytes): Promi
 }
 
 function parse(raw: Buffer): unknown {
-  if (!isUtf8(raw)) throw new HttpProblem(400, 'bad-request', 'Bad request', 'the body is not valid UTF-8');
+  if (!isUtf8(raw)) throw new HttpProblem('bad-request', 'the body is not valid UTF-8');
   // A byte order mark is not part of the JSON text (RFC 8259 §8.1).
   const text = raw.toString('utf8', raw[0] === 0xef && raw[1] === 0xbb && raw[2] === 0xbf ? 3 : 0);
   if (nestsDeeperThan(text, MAX_NESTING)) {
-    throw new HttpProblem(400, 'bad-request', 'Bad request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
+    throw new HttpProblem('bad-request', `the JSON body nests deeper than ${MAX_NESTING} levels`);
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    throw new HttpProblem(400, 'bad-request', 'Malformed JSON', `the body is not valid JSON${where(text, (error as Error).message)}`);
+    throw new HttpProblem('bad-request', `the body is not valid JSON${where(text, (error as Error).message)}`, {}, {}, 'Malformed JSON');
   }
   if (mayHoldUnrepresentable(text)) {
     const found = findUnrepresentable(body, text);
-    if (found !== undefined) throw new HttpProblem(400, 'bad-request', 'Bad request', found.detail, { errors: [found] });
+    if (found !== undefined) throw new HttpProblem('bad-request', found.detail, { errors: [found] });
   }
   return body;
 }

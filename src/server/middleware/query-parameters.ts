@@ -18,13 +18,10 @@ export function checkQueryParameters(ctx: Context, known: readonly string[]): vo
     if (!known.includes(unknown)) {
       const takes = known.length > 0 ? `this route takes ${known.join(', ')}` : 'this route takes none';
       const name = cut(unknown, MAX_NAME_LENGTH);
-      throw new HttpProblem(
-        400,
-        'bad-request',
-        'Bad request',
-        `unknown query parameter "${name}"; ${takes}${didYouMean(closestName(unknown, known))}`,
-        { parameter: name, known },
-      );
+      throw new HttpProblem('bad-request', `unknown query parameter "${name}"; ${takes}${didYouMean(closestName(unknown, known))}`, {
+        parameter: name,
+        known,
+      });
     }
   }
 }

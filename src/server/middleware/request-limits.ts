@@ -98,13 +98,13 @@ export function checkRequestLimits(body: unknown, limits: RequestLimits): void {
   }
   if (problems.length > 0) {
     throw new HttpProblem(
-      422,
       'invalid-values',
-      'Request over limits',
       problems.length === 1
         ? "1 part of the request exceeds the server's limits; see errors"
         : `${problems.length} parts of the request exceed the server's limits; see errors`,
       { errors: problems },
+      {},
+      'Request over limits',
     );
   }
 }

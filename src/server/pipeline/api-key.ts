@@ -43,9 +43,7 @@ export function checkApiKey(state: ServerState, headers: IncomingHttpHeaders, pa
   const name = presented === '' ? undefined : state.keys.identify(presented);
   if (name === undefined) {
     throw new HttpProblem(
-      401,
       'unauthorized',
-      'Unauthorized',
       `send a valid API key in the ${API_KEY_HEADER} header (or as Authorization: Bearer)`,
       {},
       { 'WWW-Authenticate': API_KEY_CHALLENGE },

@@ -11,11 +11,9 @@ import type { ServerState } from '../state.js';
 
 function problemFromLibrary(error: { status?: number; type?: string; message?: string; expose?: boolean }): HttpProblem | undefined {
   if (error.status === 413 || error.type === 'entity.too.large')
-    return new HttpProblem(413, 'payload-too-large', 'Payload too large', 'the request body is larger than the limit of 1 MiB');
-  if (error.type === 'request.aborted')
-    return new HttpProblem(400, 'bad-request', 'Bad request', 'the request body was not received completely');
-  if (error.status === 400 && error.expose)
-    return new HttpProblem(400, 'bad-request', 'Bad request', error.message ?? 'the request could not be read');
+    return new HttpProblem('payload-too-large', 'the request body is larger than the limit of 1 MiB');
+  if (error.type === 'request.aborted') return new HttpProblem('bad-request', 'the request body was not received completely');
+  if (error.status === 400 && error.expose) return new HttpProblem('bad-request', error.message ?? 'the request could not be read');
   return undefined;
 }
 
@@ -37,12 +35,7 @@ export function answerError(state: ServerState, ctx: Context, error: unknown): v
   state.logger.error({ err: error, requestId: ctx.state.requestId, method: ctx.method, path: ctx.path }, 'unexpected error');
   sendProblem(
     ctx,
-    new HttpProblem(
-      500,
-      'internal-error',
-      'Internal server error',
-      `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`,
-    ),
+    new HttpProblem('internal-error', `the server failed unexpectedly; quote request id ${ctx.state.requestId} when reporting it`),
   );
 }
 
@@ -57,19 +50,8 @@ export function answerProblemsLeft(ctx: Context): void {
   // Answers the router left without a body: no route (404) or a method the route does not take (405).
   if (ctx.body !== undefined && ctx.body !== null) return;
   if (ctx.status === 404) {
-    sendProblem(
-      ctx,
-      new HttpProblem(404, 'not-found', 'Not found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`),
-    );
+    sendProblem(ctx, new HttpProblem('not-found', `no route for ${ctx.method} ${ctx.path}; the API is described at GET /openapi.json`));
   } else if (ctx.status === 405) {
-    sendProblem(
-      ctx,
-      new HttpProblem(
-        405,
-        'method-not-allowed',
-        'Method not allowed',
-        `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`,
-      ),
-    );
+    sendProblem(ctx, new HttpProblem('method-not-allowed', `${ctx.path} takes ${String(ctx.response.get('Allow'))}, not ${ctx.method}`));
   }
 }

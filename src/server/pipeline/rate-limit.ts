@@ -23,9 +23,7 @@ export function rateLimitStep(limiter: RateLimiter): RateLimitStep {
     res.setHeader('RateLimit', `"${RATE_LIMIT_POLICY_NAME}";r=${decision.remaining};t=${decision.resetSeconds}`);
     if (!decision.allowed) {
       throw new HttpProblem(
-        429,
         'too-many-requests',
-        'Too many requests',
         `this key may send ${rate.text}; retry after ${decision.retryAfterSeconds} s`,
         {},
         { 'Retry-After': String(decision.retryAfterSeconds) },

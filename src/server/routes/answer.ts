@@ -51,7 +51,7 @@ export function unusedValuesWarnings(ids: string[]): string[] {
 function booleanParam(value: string | undefined, name: string): boolean {
   if (value === undefined || value === 'false') return false;
   if (value === 'true' || value === '') return true;
-  throw new HttpProblem(400, 'bad-request', 'Bad request', `query parameter ${name} must be true or false, not "${value}"`);
+  throw new HttpProblem('bad-request', `query parameter ${name} must be true or false, not "${value}"`);
 }
 
 /** The answer's format: the `format` query parameter, or else what `Accept` asks for. */
@@ -60,7 +60,7 @@ export function formatParam(ctx: Context): Format {
   markFormatChosen(ctx);
   if (format === undefined) return acceptedFormat(ctx);
   if (!isFormat(format))
-    throw new HttpProblem(400, 'bad-request', 'Bad request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, {
+    throw new HttpProblem('bad-request', `format "${format}" is not supported; use one of ${FORMATS.join(', ')}`, {
       allowed: FORMATS,
     });
   return format;
@@ -84,15 +84,21 @@ export function invalidRequest(error: RenderError): HttpProblem {
   const errors = firstInBodyOrder(error.problems, LISTED_PROBLEMS).map(shown);
   const more = count - errors.length;
   if (more === 0)
-    return new HttpProblem(422, 'invalid-values', error.title, `${count} problem${count === 1 ? '' : 's'} with the request; see errors`, {
-      errors,
-    });
+    return new HttpProblem(
+      'invalid-values',
+      `${count} problem${count === 1 ? '' : 's'} with the request; see errors`,
+      {
+        errors,
+      },
+      {},
+      error.title,
+    );
   return new HttpProblem(
-    422,
     'invalid-values',
-    error.title,
     `${count} problems with the request; errors lists the first ${errors.length}, and more counts the other ${more}`,
     { errors, more },
+    {},
+    error.title,
   );
 }
 
@@ -103,7 +109,7 @@ export function answerTooLarge(error: AnswerTooLarge, pointer: string, advice: s
     error.before > 0
       ? `takes the answer past ${bytesText(error.limit)}; what comes before it takes ${bytesText(error.before)}`
       : `takes more than ${bytesText(error.limit)} on its own`;
-  return new HttpProblem(422, 'answer-too-large', 'Answer too large', `${detail}; ${advice}`, {
+  return new HttpProblem('answer-too-large', `${detail}; ${advice}`, {
     limit: error.limit,
     errors: [{ pointer, detail: at }],
   });
@@ -127,9 +133,15 @@ export function answerManifests(
     if (error instanceof AnswerTooLarge) throw answerTooLarge(error, options.pointerOf(error.index), options.advice);
     if (error instanceof ObjectTooLarge) {
       const detail = objectTooLargeDetail(manifests[error.index], error.bytes, error.limit);
-      throw new HttpProblem(422, 'invalid-values', 'Object too large for Kubernetes', `1 problem with the request; see errors`, {
-        errors: [{ pointer: options.pointerOf(error.index), detail }],
-      });
+      throw new HttpProblem(
+        'invalid-values',
+        `1 problem with the request; see errors`,
+        {
+          errors: [{ pointer: options.pointerOf(error.index), detail }],
+        },
+        {},
+        'Object too large for Kubernetes',
+      );
     }
     throw error;
   }

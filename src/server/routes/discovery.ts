@@ -100,7 +100,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     try {
       ctx.body = await readFile(file, 'utf8');
     } catch {
-      throw new HttpProblem(404, 'not-found', 'Not found', `no TypeScript declaration was built for ${found.collection.name}`);
+      throw new HttpProblem('not-found', `no TypeScript declaration was built for ${found.collection.name}`);
     }
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
   });

@@ -12,6 +12,6 @@ export function docsRoutes(router: Router, state: ServerState): void {
   router.get('/problems/:type', (ctx) => {
     const type = ctx.params.type as ProblemType;
     if (!Object.hasOwn(PROBLEM_TYPES, type)) throw notFound('problem type', type, Object.keys(PROBLEM_TYPES));
-    ctx.body = { type: `/problems/${type}`, description: PROBLEM_TYPES[type] };
+    ctx.body = { type: `/problems/${type}`, ...PROBLEM_TYPES[type] };
   });
 }

@@ -17,9 +17,7 @@ export function healthRoutes(router: Router, state: ServerState): void {
     const waiting = followed !== undefined && state.registry.bundles.length === 0;
     if (!state.ready || waiting)
       throw new HttpProblem(
-        503,
         'service-unavailable',
-        'Service unavailable',
         waiting
           ? `the server is not ready: no release is served yet, and ${followed.source} ${followed.reachable === false ? `cannot be read (${followed.error})` : 'has not been read yet'}`
           : 'the server is not ready: bundles are loading or it is shutting down',
@@ -49,12 +47,7 @@ export function healthRoutes(router: Router, state: ServerState): void {
     try {
       text = await state.metrics.scrape();
     } catch (error) {
-      throw new HttpProblem(
-        503,
-        'service-unavailable',
-        'Service unavailable',
-        `the metrics of the whole server could not be gathered: ${(error as Error).message}`,
-      );
+      throw new HttpProblem('service-unavailable', `the metrics of the whole server could not be gathered: ${(error as Error).message}`);
     }
     ctx.type = (await state.metrics.registry()).contentType;
     ctx.body = text;

@@ -16,8 +16,7 @@ const WHAT: Record<Exclude<Lookup, { found: unknown }>['missing'], string> = {
 /** One query parameter; repeating it is a 400. */
 export function queryParam(ctx: Context, name: string): string | undefined {
   const value = ctx.query[name];
-  if (Array.isArray(value))
-    throw new HttpProblem(400, 'bad-request', 'Bad request', `query parameter ${name} is given ${value.length} times; give it once`);
+  if (Array.isArray(value)) throw new HttpProblem('bad-request', `query parameter ${name} is given ${value.length} times; give it once`);
   return value;
 }
 
