@@ -238,7 +238,8 @@ export interface RoomForASection {
  * A section a shipped collection can still take as an addition, whichever sections authors have added:
  * every member of the shipped kinds has a section (test/kind-coverage.test.ts), so what is left is an
  * annotation beside the ones sections write, in a collection whose sections write metadata as an
- * object (a metadata placeholder leaves no member to add). Throws when no collection has room.
+ * object (a metadata placeholder leaves no member to add), its annotations an object or a placeholder
+ * (they merge). Throws when no collection has room.
  */
 export function roomForASection(repos = SHIPPED_REPOS): RoomForASection {
   for (const { name, collections } of repositoriesIn(repos)) {
@@ -249,8 +250,10 @@ export function roomForASection(repos = SHIPPED_REPOS): RoomForASection {
       const objects = metadata.filter((value) => value !== undefined);
       const isObject = (value: unknown): value is Record<string, unknown> =>
         typeof value === 'object' && value !== null && !Array.isArray(value);
-      if (objects.length === 0 || !objects.every(isObject) || !objects.every((m) => m.annotations === undefined || isObject(m.annotations)))
-        continue;
+      // Annotations a placeholder fills merge with those other sections write (an object beside a whole placeholder).
+      const takesAnnotations = (m: Record<string, unknown>) =>
+        m.annotations === undefined || isObject(m.annotations) || typeof m.annotations === 'string';
+      if (objects.length === 0 || !objects.every(isObject) || !objects.every(takesAnnotations)) continue;
       const declaration = JSON.parse(readFileSync(path.join(repos, name, collection, 'collection.json'), 'utf8')) as { kind: string };
       const found = collectionOfKind(declaration.kind, repos);
       let section = 'managedby';
