@@ -8,11 +8,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadBundles } from '../../src/bundle/load.js';
-import { allSeeds, healthz, type LoadFigures, memoryUnderLoad, serviceSeed, startup, versusBare } from './http-bench.js';
+import { allSeeds, memoryUnderLoad, startup } from './http-bench.js';
 import { renderBench } from './render-bench.js';
 import { registryBench } from './registry-bench.js';
 import { redisRows } from './redis-bench.js';
 import { scaleOne } from './scale-bench.js';
+import { fixed, type Row, versusBareRows } from './versus-bare.js';
 import { hasDockerRegistry } from '../../test/helpers/docker-registry.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -45,14 +46,6 @@ const settings = quick
       polls: 21,
     };
 
-interface Row {
-  benchmark: string;
-  comparedWith: string;
-  figure: string;
-  goal: string;
-  met: boolean;
-}
-
 const rows: Row[] = [];
 const figures: Record<string, unknown> = {
   date: new Date().toISOString(),
@@ -62,7 +55,6 @@ const figures: Record<string, unknown> = {
   quick,
   settings,
 };
-const fixed = (value: number, digits = 1) => value.toFixed(digits);
 const mb = (bytes: number) => `${fixed(bytes / 1024 / 1024, 0)} MB`;
 const log = (text: string) => process.stderr.write(`${text}\n`);
 
@@ -124,51 +116,9 @@ try {
   });
 
   const httpSettings = { seconds: settings.seconds, warmupSeconds: settings.warmupSeconds, rounds: settings.httpRounds };
-  const httpRows = (name: string, comparedWith: string, http: { ours: LoadFigures; bare: LoadFigures }, goals: boolean) => {
-    const rpsRatio = http.ours.requestsPerSecond / http.bare.requestsPerSecond;
-    const p99Ratio = http.ours.p99Ms / Math.max(http.bare.p99Ms, 1);
-    const [ours, bare] = [http.ours.cpuMicrosPerRequest!, http.bare.cpuMicrosPerRequest!];
-    rows.push(
-      {
-        benchmark: name,
-        comparedWith,
-        figure: `${fixed(rpsRatio * 100, 0)}% of its req/s (${fixed(http.ours.requestsPerSecond, 0)} vs ${fixed(http.bare.requestsPerSecond, 0)})`,
-        goal: goals ? '≥ 90%' : 'shown',
-        met: !goals || rpsRatio >= 0.9,
-      },
-      {
-        benchmark: '',
-        comparedWith,
-        figure: `p99 ${fixed(p99Ratio, 2)}x (${fixed(http.ours.p99Ms)} ms vs ${fixed(http.bare.p99Ms)} ms)`,
-        goal: goals ? '≤ 1.5x' : 'shown',
-        met: !goals || p99Ratio <= 1.5,
-      },
-      {
-        benchmark: '',
-        comparedWith: 'its server CPU per request',
-        figure: `${fixed(ours / bare, 2)}x (${fixed(ours, 0)} µs vs ${fixed(bare, 0)} µs)`,
-        goal: 'shown',
-        met: true,
-      },
-      {
-        benchmark: '',
-        comparedWith: '',
-        figure: `${http.ours.non2xx} non-2xx, ${http.ours.errors} errors of ${http.ours.total}`,
-        goal: '0 non-2xx',
-        met: http.ours.non2xx === 0 && http.ours.errors === 0,
-      },
-    );
-  };
-
-  log('exec over HTTP against a bare Koa route …');
-  const http = await versusBare(dist, serviceSeed(), httpSettings);
-  figures.http = http;
-  httpRows('exec over HTTP (50 conn.)', 'bare Koa route', http, true);
-
-  log('GET /healthz against a bare Koa GET …');
-  const health = await versusBare(dist, healthz(), httpSettings);
-  figures.healthz = health;
-  httpRows('GET /healthz (50 conn.)', 'bare Koa GET', health, false);
+  const versus = await versusBareRows(dist, httpSettings, log);
+  Object.assign(figures, versus.figures);
+  rows.push(...versus.rows);
 
   log('exec with Redis well, then stopped (SIGSTOP) under load …');
   const redis = await redisRows(dist, { ...httpSettings, stoppedSeconds: quick ? 1 : 5 });

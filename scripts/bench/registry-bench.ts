@@ -12,7 +12,9 @@ import { readBundleFile } from '../../src/bundle/bundle-file.js';
 import { readIndexFile } from '../../src/bundle/dist-layout.js';
 import { RegistryClient } from '../../src/oci/distribution.js';
 import { ociRepository, parsePlace } from '../../src/oci/reference.js';
-import { pullRelease, pushRelease, releaseFiles } from '../../src/oci/release-artifact.js';
+import { releaseFiles } from '../../src/oci/release-artifact.js';
+import { pullRelease } from '../../src/oci/release-pull.js';
+import { pushRelease } from '../../src/oci/release-push.js';
 import { RegistryFollower } from '../../src/server/registry-follower.js';
 import { startDockerRegistry } from '../../test/helpers/docker-registry.js';
 

@@ -1,5 +1,5 @@
 /**
- * The layout of dist/ (README.md, "dist/"), for the build that writes it and the server that reads
+ * The layout of dist/ (docs/authoring.md, "dist/"), for the build that writes it and the server that reads
  * it. Kept apart from the build so that loading bundles pulls in nothing of the build.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';

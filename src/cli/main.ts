@@ -53,6 +53,11 @@ const commands: Record<string, () => Promise<Command>> = {
   pull: async () => (await import('./pull-command.js')).runPull,
 };
 
+// What a command's --help says after its usage lines, where it has more to say; loaded only when asked.
+const details: Record<string, () => Promise<string>> = {
+  serve: async () => (await import('./serve-command.js')).serveHelp(),
+};
+
 export async function main(argv: string[], io: Io = processIo): Promise<number> {
   const [command, ...args] = argv;
   if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
@@ -69,7 +74,7 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {
-    io.out(commandUsage(USAGE, command));
+    io.out(commandUsage(USAGE, command) + (Object.hasOwn(details, command) ? `\n${await details[command]!()}` : ''));
     return 0;
   }
   try {

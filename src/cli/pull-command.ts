@@ -8,7 +8,7 @@ import { addRelease } from '../bundle/add-release.js';
 import { latestRelease, isRelease } from '../release/release.js';
 import { isOutage } from '../oci/distribution.js';
 import { ociRepository, repositoryOf } from '../oci/reference.js';
-import { pullRelease } from '../oci/release-artifact.js';
+import { pullRelease } from '../oci/release-pull.js';
 import { readTrustedKeys } from '../oci/signature.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 import { explainRegistryErrors, parseReleaseSpec, REGISTRY_OPTIONS, registryClient } from './registry-options.js';

@@ -3,7 +3,7 @@ import { isRelease } from '../release/release.js';
 import { CredentialsError, credentialsFor } from '../oci/credentials.js';
 import { RegistryClient, RegistryError } from '../oci/distribution.js';
 import { parsePlace, ReferenceError, type RegistryPlace } from '../oci/reference.js';
-import { RefusedReleaseError } from '../oci/release-artifact.js';
+import { RefusedReleaseError } from '../oci/release-pull.js';
 import { KeyError } from '../oci/signature.js';
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import { CliError, type Io } from './io.js';

@@ -24,9 +24,13 @@ import { reload, reloadBundles } from '../server/reload.js';
 import { placeText } from '../oci/reference.js';
 import { newRegistryStatus, type RegistryStatus } from '../server/registry-status.js';
 import { createState, startServer, type RunningServer } from '../server/server.js';
+import { settingsHelp } from '../server/settings/text.js';
 import { skipMetaSchemaCheck } from '../schema/input-validator.js';
 import { counted } from '../util/text.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
+
+/** What `facetform serve --help` says after its usage line: every setting, its default, values and meaning. */
+export const serveHelp = (): string => settingsHelp();
 
 function readConfigOrExplain(env: NodeJS.ProcessEnv): ServerConfig {
   try {

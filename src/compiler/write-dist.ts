@@ -1,5 +1,5 @@
 /**
- * Writing bundles to dist/ (layout in README.md, "dist/"):
+ * Writing bundles to dist/ (layout in docs/authoring.md, "dist/"):
  *
  *   dist/index.json                                      every bundle in dist/, with digests
  *   dist/<repository>/<apiVersion>/<release>/bundle.json

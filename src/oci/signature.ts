@@ -2,10 +2,11 @@
  * Release signatures: a signature over an artifact's manifest digest, made with ECDSA P-256 (SHA-256)
  * or Ed25519 through node:crypto, and checked against trusted public keys. What is signed is the
  * line `facetform.signature/v1` and the digest, so the bytes cannot be taken for another protocol's;
- * `openssl` can check it (README, "Releases through a registry").
+ * `openssl` can check it (docs/releases.md, "Releases through a registry").
  */
-import { createHash, createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
+import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { sha256Digest } from './manifest.js';
 
 export const SIGNATURE_FORMAT = 'facetform.signature/v1';
 
@@ -24,10 +25,7 @@ export class KeyError extends Error {}
 
 export const signedBytes = (digest: string): Buffer => Buffer.from(`${SIGNATURE_FORMAT}\n${digest}`);
 
-export const keyIdOf = (key: KeyObject): string =>
-  `sha256:${createHash('sha256')
-    .update(key.export({ type: 'spki', format: 'der' }))
-    .digest('hex')}`;
+export const keyIdOf = (key: KeyObject): string => sha256Digest(key.export({ type: 'spki', format: 'der' }));
 
 function algorithmOf(key: KeyObject, file: string): SignatureDocument['algorithm'] {
   if (key.asymmetricKeyType === 'ed25519') return 'ed25519';

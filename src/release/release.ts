@@ -44,7 +44,7 @@ export function nextRelease(previous: string, change: 'patch' | 'minor'): string
 
 /**
  * The release served when a caller names none: the highest that is not a prerelease, a prerelease
- * only when there is nothing else (README, "Several versions served"). Of entries in any order; undefined for none.
+ * only when there is nothing else (docs/releases.md, "Several versions served"). Of entries in any order; undefined for none.
  */
 export function latestRelease<T>(entries: readonly T[], releaseOf: (entry: T) => string): T | undefined {
   const above = (entry: T, best: T | undefined) => best === undefined || compareReleases(releaseOf(entry), releaseOf(best)) > 0;

@@ -1,4 +1,4 @@
-/** File names of a template repository (README.md, "Template repositories"). */
+/** File names of a template repository (docs/authoring.md, "Files of a repository"). */
 export const REPOSITORY_FILE = 'repository.json';
 export const COLLECTION_FILE = 'collection.json';
 export const SECTIONS_DIR = 'sections';

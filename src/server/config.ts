@@ -1,15 +1,18 @@
 /**
- * Server configuration, from the environment only. Every setting has a documented default; a bad
+ * Server configuration, from the environment only. Every setting is declared once, with its
+ * default, the values it takes and what it means (settings/); this module reads them into the
+ * shape the server uses, and checks what one setting alone cannot (one against another). A bad
  * value stops the start with a message naming the setting.
  */
-import { existsSync } from 'node:fs';
-import { availableParallelism } from 'node:os';
-import { parsePlace, type RegistryPlace } from '../oci/reference.js';
-import { readTrustedKeys } from '../oci/signature.js';
+import type { RegistryPlace } from '../oci/reference.js';
 import { closestName, didYouMean } from '../util/did-you-mean.js';
+import { SETTING } from './settings/all.js';
+import type { LogLevel, OpenRoute, RateLimit } from './settings/serving.js';
+import { ConfigError, type Setting, valueOf } from './settings/setting.js';
 
-export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
-export type LogLevel = (typeof LOG_LEVELS)[number];
+export { SETTING } from './settings/all.js';
+export { LOG_LEVELS, type LogLevel, OPENABLE_ROUTES, type OpenRoute, type RateLimit } from './settings/serving.js';
+export { ConfigError } from './settings/setting.js';
 
 export interface ServerConfig {
   port: number;
@@ -52,13 +55,6 @@ export interface BundlesFrom {
   repositories: string[] | undefined;
 }
 
-export interface RateLimit {
-  limit: number;
-  periodMs: number;
-  /** As configured, e.g. "600/min". */
-  text: string;
-}
-
 export interface RequestLimits {
   /** Entries of `values` in one request. */
   maxValuesEntries: number;
@@ -87,152 +83,59 @@ export interface ServerTimeouts {
   stallMs: number;
 }
 
-export class ConfigError extends Error {
-  constructor(setting: string, message: string) {
-    super(`${setting}: ${message}`);
-    this.name = 'ConfigError';
-  }
-}
+/** The value of each setting in `env`, as its declaration reads it. */
+const reader =
+  (env: NodeJS.ProcessEnv) =>
+  <T>(setting: Setting<T>): T =>
+    valueOf(setting, env[setting.name]);
 
-export const CONFIG_DEFAULTS = {
-  PORT: '8080',
-  HOST: '0.0.0.0',
-  LOG_LEVEL: 'info',
-  SHUTDOWN_TIMEOUT_MS: '10000',
-  RATE_LIMIT: '600/min',
-  REDIS_TIMEOUT_MS: '20',
-  MAX_VALUES_ENTRIES: '100',
-  MAX_STRING_LENGTH: '65536',
-  MAX_ITEMS: '1000',
-  MAX_VALUES_NODES: '25000',
-  MAX_RESOURCES: '50',
-  MAX_ANSWER_BYTES: String(4 * 1024 * 1024),
-  MAX_INFLIGHT_BYTES: String(64 * 1024 * 1024),
-  HEADERS_TIMEOUT_MS: '10000',
-  REQUEST_TIMEOUT_MS: '30000',
-  KEEP_ALIVE_TIMEOUT_MS: '5000',
-  STALL_TIMEOUT_MS: '10000',
-  WORKERS: '1',
-  BUNDLES_POLL_SECONDS: '60',
-};
+/** A setting's value when its variable is unset. */
+export const defaultOf = <T>(setting: Setting<T>): T => valueOf(setting, undefined);
 
-const PERIODS: Record<string, number> = {
-  s: 1000,
-  sec: 1000,
-  second: 1000,
-  m: 60_000,
-  min: 60_000,
-  minute: 60_000,
-  h: 3_600_000,
-  hour: 3_600_000,
-};
-
-export function parseRateLimit(text: string): RateLimit {
-  const match = /^(\d+)\s*\/\s*([a-z]+)$/.exec(text.trim());
-  const periodMs = match ? PERIODS[match[2]!] : undefined;
-  if (!match || periodMs === undefined || Number(match[1]) < 1 || Number(match[1]) > 1_000_000_000) {
-    throw new ConfigError('RATE_LIMIT', `"${text}" is not of the form N/sec, N/min or N/hour with N from 1, e.g. 600/min`);
-  }
-  return { limit: Number(match[1]), periodMs, text: text.trim() };
-}
-
-function integer(env: NodeJS.ProcessEnv, name: keyof typeof CONFIG_DEFAULTS, min: number, max: number): number {
-  const text = env[name] ?? CONFIG_DEFAULTS[name];
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-    throw new ConfigError(name, `"${text}" is not a whole number from ${min} to ${max}`);
-  return Number(text);
-}
-
-const MiB = 1024 * 1024;
+export const parseRateLimit = (text: string): RateLimit => valueOf(SETTING.RATE_LIMIT, text);
 
 /** The request limits of the environment; `readLimits({})` gives the defaults. */
 export function readLimits(env: NodeJS.ProcessEnv): RequestLimits {
+  const read = reader(env);
   const limits = {
-    maxValuesEntries: integer(env, 'MAX_VALUES_ENTRIES', 1, 100_000),
-    maxStringLength: integer(env, 'MAX_STRING_LENGTH', 16, 1024 * 1024),
-    maxItems: integer(env, 'MAX_ITEMS', 16, 100_000),
-    maxValuesNodes: integer(env, 'MAX_VALUES_NODES', 100, 10_000_000),
-    maxResources: integer(env, 'MAX_RESOURCES', 1, 10_000),
-    maxAnswerBytes: integer(env, 'MAX_ANSWER_BYTES', 64 * 1024, 1024 * MiB),
-    maxInflightBytes: integer(env, 'MAX_INFLIGHT_BYTES', MiB, 64 * 1024 * MiB),
+    maxValuesEntries: read(SETTING.MAX_VALUES_ENTRIES),
+    maxStringLength: read(SETTING.MAX_STRING_LENGTH),
+    maxItems: read(SETTING.MAX_ITEMS),
+    maxValuesNodes: read(SETTING.MAX_VALUES_NODES),
+    maxResources: read(SETTING.MAX_RESOURCES),
+    maxAnswerBytes: read(SETTING.MAX_ANSWER_BYTES),
+    maxInflightBytes: read(SETTING.MAX_INFLIGHT_BYTES),
   };
   // One answer must fit in what one key may hold (half the budget), or it could never be sent.
   if (limits.maxAnswerBytes > limits.maxInflightBytes / 2)
     throw new ConfigError(
-      'MAX_ANSWER_BYTES',
-      `${limits.maxAnswerBytes} is more than half of MAX_INFLIGHT_BYTES (${limits.maxInflightBytes}), which is all one key may hold`,
+      SETTING.MAX_ANSWER_BYTES.name,
+      `${limits.maxAnswerBytes} is more than half of ${SETTING.MAX_INFLIGHT_BYTES.name} (${limits.maxInflightBytes}), which is all one key may hold`,
     );
   return limits;
 }
 
-/** Routes that OPEN_ROUTES may open, by name: a path, or a prefix when it ends in "/" (every editor schema). */
-export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json', schemas: '/schemas/' } as const;
-export type OpenRoute = keyof typeof OPENABLE_ROUTES;
-
-function openRoutes(env: NodeJS.ProcessEnv): OpenRoute[] {
-  const names = (env.OPEN_ROUTES ?? '')
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const unknown = names.filter((name) => !Object.hasOwn(OPENABLE_ROUTES, name));
-  if (unknown.length > 0)
-    throw new ConfigError(
-      'OPEN_ROUTES',
-      `${unknown.map((name) => `"${name}"`).join(', ')} cannot be opened; name ${Object.keys(OPENABLE_ROUTES).join(' or ')}`,
-    );
-  return names as OpenRoute[];
-}
-
 /** Every setting the server reads from the environment. */
-export const SETTINGS: readonly string[] = [
-  ...Object.keys(CONFIG_DEFAULTS),
-  'BUNDLES_DIR',
-  'API_KEYS',
-  'API_KEYS_FILE',
-  'REDIS_URL',
-  'OPEN_ROUTES',
-  'BUNDLES_FROM',
-  'BUNDLES_FROM_INSECURE',
-  'BUNDLES_FROM_REPOSITORIES',
-  'TRUST_KEY_FILE',
-  'REGISTRY_USERNAME',
-  'REGISTRY_PASSWORD',
-].sort();
+export const SETTINGS: readonly string[] = Object.values(SETTING)
+  .map((setting) => setting.name)
+  .sort();
 
 /** BUNDLES_FROM and the settings that go with it, checked. */
 function bundlesFrom(env: NodeJS.ProcessEnv): BundlesFrom | undefined {
-  const pollMs = integer(env, 'BUNDLES_POLL_SECONDS', 1, 86_400) * 1000;
-  const text = env.BUNDLES_FROM || undefined;
-  if (text === undefined) {
-    const orphan = ['BUNDLES_FROM_INSECURE', 'BUNDLES_FROM_REPOSITORIES', 'TRUST_KEY_FILE'].find((name) => env[name] !== undefined);
-    if (orphan !== undefined) throw new ConfigError(orphan, 'only has a meaning with BUNDLES_FROM=oci://HOST/PATH');
+  const read = reader(env);
+  const pollMs = read(SETTING.BUNDLES_POLL_SECONDS) * 1000;
+  const place = read(SETTING.BUNDLES_FROM);
+  if (place === undefined) {
+    const orphan = [SETTING.BUNDLES_FROM_INSECURE, SETTING.BUNDLES_FROM_REPOSITORIES, SETTING.TRUST_KEY_FILE].find(
+      (setting) => env[setting.name] !== undefined,
+    );
+    if (orphan !== undefined) throw new ConfigError(orphan.name, `only has a meaning with ${SETTING.BUNDLES_FROM.name}=oci://HOST/PATH`);
     return undefined;
   }
-  let place: RegistryPlace;
-  try {
-    place = parsePlace(text);
-  } catch (error) {
-    throw new ConfigError('BUNDLES_FROM', (error as Error).message);
-  }
-  const trustKeyFile = env.TRUST_KEY_FILE;
-  // Set but empty (a template left unfilled) must not turn signature checks off.
-  if (trustKeyFile === '')
-    throw new ConfigError('TRUST_KEY_FILE', 'is empty: name the PEM file of the public keys that sign releases, or unset it');
-  if (trustKeyFile !== undefined) {
-    try {
-      readTrustedKeys(trustKeyFile);
-    } catch (error) {
-      throw new ConfigError('TRUST_KEY_FILE', (error as Error).message);
-    }
-  }
-  const insecureText = env.BUNDLES_FROM_INSECURE ?? 'false';
-  if (insecureText !== 'true' && insecureText !== 'false')
-    throw new ConfigError('BUNDLES_FROM_INSECURE', `"${insecureText}" is not true or false`);
-  const repositories = env.BUNDLES_FROM_REPOSITORIES?.split(',').map((entry) => entry.trim());
-  const bad = repositories?.find((entry) => !/^[a-z0-9][a-z0-9._-]*\/v\d+[a-z0-9]*$/.test(entry));
-  if (bad !== undefined)
-    throw new ConfigError('BUNDLES_FROM_REPOSITORIES', `"${bad}" is not <repository>/<apiVersion>, e.g. service-resources/v1`);
-  return { place, insecure: insecureText === 'true', pollMs, trustKeyFile, repositories };
+  const trustKeyFile = read(SETTING.TRUST_KEY_FILE);
+  const insecure = read(SETTING.BUNDLES_FROM_INSECURE);
+  const repositories = read(SETTING.BUNDLES_FROM_REPOSITORIES);
+  return { place, insecure, pollMs, trustKeyFile, repositories };
 }
 
 /** Names close to a setting that users set for another reason: API_KEY is the README's and the console's name for the key a client sends. */
@@ -257,51 +160,40 @@ function misspeltSettings(env: NodeJS.ProcessEnv): string[] {
 }
 
 export function readConfig(env: NodeJS.ProcessEnv = process.env): ServerConfig {
+  const read = reader(env);
   const warnings = misspeltSettings(env);
-  const host = env.HOST ?? CONFIG_DEFAULTS.HOST;
-  if (host.trim() === '') throw new ConfigError('HOST', 'is empty; use e.g. 0.0.0.0 or 127.0.0.1');
-  const logLevel = (env.LOG_LEVEL ?? CONFIG_DEFAULTS.LOG_LEVEL) as LogLevel;
-  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `"${logLevel}" is not one of ${LOG_LEVELS.join(', ')}`);
-  const bundlesDir = env.BUNDLES_DIR || undefined;
-  if (bundlesDir !== undefined && !existsSync(bundlesDir)) throw new ConfigError('BUNDLES_DIR', `folder ${bundlesDir} does not exist`);
-  let apiKeys: string[] | undefined;
-  if (env.API_KEYS !== undefined) {
-    apiKeys = env.API_KEYS.split(',').map((key) => key.trim());
-    if (apiKeys.some((key) => key.length < 8))
-      throw new ConfigError('API_KEYS', 'every comma-separated key must have at least 8 characters');
-  }
-  const apiKeysFile = env.API_KEYS_FILE || undefined;
-  if (apiKeysFile !== undefined && !existsSync(apiKeysFile)) throw new ConfigError('API_KEYS_FILE', `file ${apiKeysFile} does not exist`);
-  const redisUrl = env.REDIS_URL || undefined;
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl))
-    throw new ConfigError('REDIS_URL', `"${redisUrl}" is not a redis:// or rediss:// URL`);
-  const headersMs = integer(env, 'HEADERS_TIMEOUT_MS', 100, 600_000);
-  const requestMs = integer(env, 'REQUEST_TIMEOUT_MS', 100, 600_000);
-  if (headersMs > requestMs) throw new ConfigError('HEADERS_TIMEOUT_MS', `${headersMs} is longer than REQUEST_TIMEOUT_MS (${requestMs})`);
-  const workersText = env.WORKERS ?? CONFIG_DEFAULTS.WORKERS;
-  const workers = workersText === 'auto' ? availableParallelism() : Number(workersText);
-  if (!/^(auto|\d+)$/.test(workersText) || workers < 1 || workers > 64)
-    throw new ConfigError('WORKERS', `"${workersText}" is not a number of processes from 1 to 64, or auto`);
+  // Read in this order, so that of several bad settings the same one is named first as before.
+  const host = read(SETTING.HOST);
+  const logLevel = read(SETTING.LOG_LEVEL);
+  const bundlesDir = read(SETTING.BUNDLES_DIR);
+  const apiKeys = read(SETTING.API_KEYS);
+  const apiKeysFile = read(SETTING.API_KEYS_FILE);
+  const redisUrl = read(SETTING.REDIS_URL);
+  const headersMs = read(SETTING.HEADERS_TIMEOUT_MS);
+  const requestMs = read(SETTING.REQUEST_TIMEOUT_MS);
+  if (headersMs > requestMs)
+    throw new ConfigError(SETTING.HEADERS_TIMEOUT_MS.name, `${headersMs} is longer than ${SETTING.REQUEST_TIMEOUT_MS.name} (${requestMs})`);
+  const workers = read(SETTING.WORKERS);
   return {
     workers,
-    rateLimit: parseRateLimit(env.RATE_LIMIT ?? CONFIG_DEFAULTS.RATE_LIMIT),
+    rateLimit: read(SETTING.RATE_LIMIT),
     redisUrl,
-    redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 1, 60_000),
+    redisTimeoutMs: read(SETTING.REDIS_TIMEOUT_MS),
     limits: readLimits(env),
     timeouts: {
       headersMs,
       requestMs,
-      keepAliveMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', 100, 600_000),
-      stallMs: integer(env, 'STALL_TIMEOUT_MS', 100, 600_000),
+      keepAliveMs: read(SETTING.KEEP_ALIVE_TIMEOUT_MS),
+      stallMs: read(SETTING.STALL_TIMEOUT_MS),
     },
-    port: integer(env, 'PORT', 0, 65535),
+    port: read(SETTING.PORT),
     host,
     bundlesDir,
     apiKeys,
     apiKeysFile,
-    openRoutes: openRoutes(env),
+    openRoutes: read(SETTING.OPEN_ROUTES),
     logLevel,
-    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 0, 600_000),
+    shutdownTimeoutMs: read(SETTING.SHUTDOWN_TIMEOUT_MS),
     bundlesFrom: bundlesFrom(env),
     warnings,
   };

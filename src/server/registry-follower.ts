@@ -11,7 +11,7 @@ import { addRelease } from '../bundle/add-release.js';
 import { releasesInDist } from '../bundle/dist-layout.js';
 import { type Credentials, isOutage, RegistryClient } from '../oci/distribution.js';
 import { ociRepository, placeText, repositoryOf } from '../oci/reference.js';
-import { pullRelease, RefusedReleaseError } from '../oci/release-artifact.js';
+import { pullRelease, RefusedReleaseError } from '../oci/release-pull.js';
 import { readTrustedKeys } from '../oci/signature.js';
 import { isRelease } from '../release/release.js';
 import { backOff } from './back-off.js';

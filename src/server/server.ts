@@ -13,14 +13,14 @@ import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
 import { buildOpenApi } from './openapi.js';
 import {
-  CONFIG_DEFAULTS,
+  defaultOf,
   OPENABLE_ROUTES,
   type OpenRoute,
-  parseRateLimit,
   type RateLimit,
   readLimits,
   type RequestLimits,
   type ServerTimeouts,
+  SETTING,
 } from './config.js';
 import { InflightBytes } from './inflight-bytes.js';
 import { CLIENT_ERRORS } from './problem.js';
@@ -41,7 +41,7 @@ export interface StateOptions {
   redisUrl?: string | undefined;
   /** The most a request waits for Redis (REDIS_TIMEOUT_MS's default when not given). */
   redisTimeoutMs?: number;
-  /** The defaults (CONFIG_DEFAULTS), but for the ones given. */
+  /** The defaults (settings/limits.ts), but for the ones given. */
   limits?: Partial<RequestLimits>;
   /** Operations routes to answer without a key; none by default. */
   openRoutes?: readonly OpenRoute[];
@@ -54,11 +54,11 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
     keys,
     logger,
     rateLimiter: new RateLimiter(
-      options.rateLimit ?? parseRateLimit(CONFIG_DEFAULTS.RATE_LIMIT),
+      options.rateLimit ?? defaultOf(SETTING.RATE_LIMIT),
       logger,
       options.redisUrl === undefined
         ? undefined
-        : { url: options.redisUrl, timeoutMs: options.redisTimeoutMs ?? Number(CONFIG_DEFAULTS.REDIS_TIMEOUT_MS) },
+        : { url: options.redisUrl, timeoutMs: options.redisTimeoutMs ?? defaultOf(SETTING.REDIS_TIMEOUT_MS) },
     ),
     openPaths: new Set((options.openRoutes ?? []).map((route) => OPENABLE_ROUTES[route])),
     limits,
@@ -113,10 +113,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
 const IDLE_DRAIN_MS = 1000;
 
 export const DEFAULT_TIMEOUTS: ServerTimeouts = {
-  headersMs: Number(CONFIG_DEFAULTS.HEADERS_TIMEOUT_MS),
-  requestMs: Number(CONFIG_DEFAULTS.REQUEST_TIMEOUT_MS),
-  keepAliveMs: Number(CONFIG_DEFAULTS.KEEP_ALIVE_TIMEOUT_MS),
-  stallMs: Number(CONFIG_DEFAULTS.STALL_TIMEOUT_MS),
+  headersMs: defaultOf(SETTING.HEADERS_TIMEOUT_MS),
+  requestMs: defaultOf(SETTING.REQUEST_TIMEOUT_MS),
+  keepAliveMs: defaultOf(SETTING.KEEP_ALIVE_TIMEOUT_MS),
+  stallMs: defaultOf(SETTING.STALL_TIMEOUT_MS),
 };
 
 export async function startServer(

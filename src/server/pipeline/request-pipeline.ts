@@ -2,29 +2,27 @@
  * What every request passes through, in this order: request id → timing → in-flight answers →
  * errors → security headers → API key → rate limit → route → unknown methods; then its log line
  * and metrics. One Koa middleware calling a plain function per step, not a middleware per step:
- * each Koa dispatch costs a promise and a closure per request (issue 20; README, Performance).
+ * each Koa dispatch costs a promise and a closure per request (docs/reliability.md, Performance).
  * Under `facetform dev`, the preview marking runs outside it (preview.ts).
  */
-import type Router from '@koa/router';
 import type { Middleware } from 'koa';
 import { isPublic } from '../public-paths.js';
 import type { ServerState } from '../state.js';
 import { requestLog, routeOf } from './access-log.js';
 import { checkApiKey } from './api-key.js';
 import { answerError, answerProblemsLeft } from './errors.js';
-import { type HotRoute, hotRoutes, noop } from './hot-routes.js';
+import { dispatcher, noop, type Routers } from './hot-routes.js';
 import { holdAnswer } from './inflight-answers.js';
 import { rateLimitStep } from './rate-limit.js';
 import { assignRequestId } from './request-id.js';
 import { setSecurityHeaders } from './security-headers.js';
 import { answerUnknownMethod } from './unknown-methods.js';
 
-export function requestPipeline(state: ServerState, router: Router, hot: readonly HotRoute[]): Middleware {
-  const routes = router.routes();
+export function requestPipeline(state: ServerState, routers: Routers): Middleware {
+  const { router } = routers;
   const allowedMethods = router.allowedMethods();
   // What the router does when no route matches: allowedMethods sets 405 or 501 with Allow.
-  const unrouted = (ctx: Parameters<Middleware>[0]) => allowedMethods(ctx as never, noop);
-  const hotRoute = hotRoutes(router, hot);
+  const route = dispatcher(routers, (ctx) => allowedMethods(ctx as never, noop));
   const rateLimit = rateLimitStep(state.rateLimiter);
   const log = requestLog(state.logger);
   return async (ctx) => {
@@ -42,7 +40,7 @@ export function requestPipeline(state: ServerState, router: Router, hot: readonl
           const waiting = rateLimit(keyName, ctx.res);
           if (waiting !== undefined) await waiting;
         }
-        await (hotRoute(ctx) ?? routes(ctx as never, () => unrouted(ctx)));
+        await route(ctx);
         answerUnknownMethod(router, ctx);
         answerProblemsLeft(ctx);
       } catch (error) {

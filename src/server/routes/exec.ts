@@ -1,7 +1,7 @@
 /** POST …/collections/<name>/exec: validate the input values and render one manifest. */
-import type Router from '@koa/router';
 import { execute } from '../../exec/execute.js';
 import { RenderError } from '../../request/problems.js';
+import { hotRoute, type Routers } from '../pipeline/hot-routes.js';
 import type { ServerState } from '../state.js';
 import { toPointer } from '../../util/json.js';
 import { answerManifests, formatParam, invalidRequest, strictParam, unknownFieldWarnings } from './answer.js';
@@ -15,8 +15,8 @@ export const EXEC_QUERY = ['format', 'strict', 'release'] as const;
 
 const ADVICE = { json: 'send less', yaml: 'ask for format=json, which indents nothing, or send less' } as const;
 
-export function execRoutes(router: Router, state: ServerState): void {
-  router.post(EXEC_PATH, async (ctx) => {
+export function execRoutes(routers: Routers, state: ServerState): void {
+  hotRoute(routers, 'post', EXEC_PATH, async (ctx) => {
     const body = await readRequestBody(ctx, state, EXEC_QUERY);
     const found = findCollection(state, ctx);
     const format = formatParam(ctx);

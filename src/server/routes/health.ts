@@ -1,13 +1,14 @@
 /** Liveness, readiness and metrics, for probes and scrapers (metrics needs the key unless OPEN_ROUTES opens it). */
-import type Router from '@koa/router';
+import { hotRoute, type Routers } from '../pipeline/hot-routes.js';
 import { HttpProblem } from '../problem.js';
 import type { RegistryStatus } from '../registry-status.js';
 import type { ServerState } from '../state.js';
 
 export const HEALTH_PATH = '/healthz';
 
-export function healthRoutes(router: Router, state: ServerState): void {
-  router.get(HEALTH_PATH, (ctx) => {
+export function healthRoutes(routers: Routers, state: ServerState): void {
+  const { router } = routers;
+  hotRoute(routers, 'get', HEALTH_PATH, (ctx) => {
     ctx.body = { status: 'ok' };
   });
 
