@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { kubernetesFormats } from '../src/kubernetes/kube-formats.js';
-import { hoist } from '../src/server/openapi-schemas.js';
+import { hoist } from '../src/server/openapi/schemas.js';
 import { bin, type Json, operations, resolved, run, serveDocument } from './helpers/openapi-document.js';
 import { ROOT } from './helpers/repos.js';
 import type { TestServer } from './helpers/server.js';

@@ -11,7 +11,7 @@ import { PACKAGE_VERSION } from '../util/package-version.js';
 import { ApiKeys } from './api-keys.js';
 import { createApp } from './app.js';
 import { createMetrics } from './metrics.js';
-import { buildOpenApi } from './openapi.js';
+import { buildOpenApi } from './openapi/document.js';
 import {
   defaultOf,
   OPENABLE_ROUTES,

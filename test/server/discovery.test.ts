@@ -138,7 +138,7 @@ describe('OpenAPI document', () => {
     const operation = document.paths['/apis/repos/facetform/exec'].post;
     expect(operation.requestBody.content['application/json'].schema.required).toEqual(['resources', 'values']);
     const example = operation.requestBody.content['application/json'].examples.application.value;
-    // The seeds of the first collections that have one, at most four (src/server/openapi-render-paths.ts).
+    // The seeds of the first collections that have one, at most four (src/server/openapi/render-paths.ts).
     const seeds = Math.min(4, examplesIn().filter((shipped) => shipped.name === 'seed').length);
     expect(example.resources.length).toBe(seeds);
     const response = await server.request('/apis/repos/facetform/exec', { method: 'POST', json: example });

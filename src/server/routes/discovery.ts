@@ -7,7 +7,7 @@ import path from 'node:path';
 import type Router from '@koa/router';
 import type { ParsedSection } from '../../collection/section.js';
 import { compareReleases } from '../../release/release.js';
-import { queryParameters } from '../middleware/query-parameters.js';
+import { queryParameters } from '../pipeline/query-parameters.js';
 import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
 import { COLLECTION_PATH } from './exec.js';

@@ -5,7 +5,7 @@
  */
 import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
-import { queryParameters } from '../middleware/query-parameters.js';
+import { queryParameters } from '../pipeline/query-parameters.js';
 import type { Preview } from '../preview.js';
 import { EVENTS_PATH, type PreviewStatus } from '../preview-status.js';
 import type { ServerState } from '../state.js';

@@ -4,9 +4,9 @@
  * three middleware: each middleware is a promise and a closure more per request (issue 20).
  */
 import type { Context } from 'koa';
-import { readJsonBody } from '../middleware/json-body.js';
-import { checkQueryParameters } from '../middleware/query-parameters.js';
-import { checkRequestLimits } from '../middleware/request-limits.js';
+import { readJsonBody } from '../pipeline/json-body.js';
+import { checkQueryParameters } from '../pipeline/query-parameters.js';
+import { checkRequestLimits } from '../pipeline/request-limits.js';
 import type { ServerState } from '../state.js';
 
 export async function readRequestBody(ctx: Context, state: ServerState, query: readonly string[]): Promise<unknown> {

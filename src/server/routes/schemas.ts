@@ -4,7 +4,7 @@
  * OPEN_ROUTES=schemas opens them; otherwise they follow the key, as every schema does.
  */
 import type Router from '@koa/router';
-import { queryParameters } from '../middleware/query-parameters.js';
+import { queryParameters } from '../pipeline/query-parameters.js';
 import { notFound } from '../problem.js';
 import type { SchemaFiles } from '../schema-files.js';
 import type { ServerState } from '../state.js';

@@ -3,12 +3,12 @@
  * request body (the exec body's shape of src/request/request-shape.ts, narrowed to the collection),
  * examples and answers; and one batch operation per vendor.
  */
-import type { BundleCollection, RepositoryIdentity } from '../bundle/bundle.js';
-import type { BundleRegistry } from '../bundle/registry.js';
-import { FORMATS, MEDIA_TYPES } from '../manifest/format.js';
-import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../request/request-shape.js';
-import { RENDER_ANSWERS, okHeaders } from './openapi-answers.js';
-import { hoist } from './openapi-schemas.js';
+import type { BundleCollection, RepositoryIdentity } from '../../bundle/bundle.js';
+import type { BundleRegistry } from '../../bundle/registry.js';
+import { FORMATS, MEDIA_TYPES } from '../../manifest/format.js';
+import { batchRequestSchema, DEFAULT_API_VERSION, execRequestSchema } from '../../request/request-shape.js';
+import { RENDER_ANSWERS, okHeaders } from './answers.js';
+import { hoist } from './schemas.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,8 +3,8 @@
  * headers and error answers (components.headers and components.responses), and which of them
  * apply to which kind of operation. Said once here, referenced everywhere.
  */
-import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
-import { API_KEY_CHALLENGE, API_KEY_HEADER } from './pipeline/api-key.js';
+import { BODY_LIMIT_BYTES, MAX_NESTING } from '../pipeline/json-body.js';
+import { API_KEY_CHALLENGE, API_KEY_HEADER } from '../pipeline/api-key.js';
 
 type Json = Record<string, unknown>;
 

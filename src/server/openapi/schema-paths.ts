@@ -1,8 +1,8 @@
 /** GET /schemas/… in the OpenAPI document: the editor schemas (src/editor-schemas/editor-schemas.ts), by the three shapes of their paths. */
-import { SCHEMAS_PREFIX } from './routes/schemas.js';
-import { batchSchemaPath, LATEST, REPOSITORY_FORMAT_SCHEMAS } from '../editor-schemas/editor-schemas.js';
-import { BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders } from './openapi-answers.js';
-import { pathParameter } from './openapi-parameters.js';
+import { SCHEMAS_PREFIX } from '../routes/schemas.js';
+import { batchSchemaPath, LATEST, REPOSITORY_FORMAT_SCHEMAS } from '../../editor-schemas/editor-schemas.js';
+import { BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders } from './answers.js';
+import { pathParameter } from './parameters.js';
 
 type Json = Record<string, unknown>;
 

@@ -1,21 +1,21 @@
 /**
  * The OpenAPI 3.1 document of the loaded bundles: one operation per exec path with its request
  * schema (the collection's generated input schema), examples and error answers, plus discovery,
- * health and metrics. Made once per bundle load; the operations are made in openapi-render-paths.ts
- * (exec and batch), openapi-discovery-paths.ts and openapi-operations-paths.ts (the rest).
+ * health and metrics. Made once per bundle load; the operations are made in render-paths.ts
+ * (exec and batch), discovery-paths.ts and operations-paths.ts (the rest).
  */
-import type { BundleRegistry } from '../bundle/registry.js';
-import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../manifest/format.js';
-import { LISTED_PROBLEMS } from '../request/problems.js';
-import type { RequestLimits } from './config.js';
-import { API_KEY_HEADER } from './pipeline/api-key.js';
-import { BODY_LIMIT_BYTES, MAX_NESTING } from './middleware/json-body.js';
-import { HEADERS, sharedResponses } from './openapi-answers.js';
-import { discoveryPaths } from './openapi-discovery-paths.js';
-import { operationsPaths } from './openapi-operations-paths.js';
-import { batchOperation, execOperation } from './openapi-render-paths.js';
-import { SHARED_SCHEMAS } from './openapi-schemas.js';
-import { PACKAGE_LICENSE } from '../util/package-version.js';
+import type { BundleRegistry } from '../../bundle/registry.js';
+import { KUBERNETES_OBJECT_LIMIT_BYTES } from '../../manifest/format.js';
+import { LISTED_PROBLEMS } from '../../request/problems.js';
+import type { RequestLimits } from '../config.js';
+import { API_KEY_HEADER } from '../pipeline/api-key.js';
+import { BODY_LIMIT_BYTES, MAX_NESTING } from '../pipeline/json-body.js';
+import { HEADERS, sharedResponses } from './answers.js';
+import { discoveryPaths } from './discovery-paths.js';
+import { operationsPaths } from './operations-paths.js';
+import { batchOperation, execOperation } from './render-paths.js';
+import { SHARED_SCHEMAS } from './schemas.js';
+import { PACKAGE_LICENSE } from '../../util/package-version.js';
 
 type Json = Record<string, unknown>;
 

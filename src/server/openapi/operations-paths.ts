@@ -1,10 +1,10 @@
 /**
  * The operations paths of the OpenAPI document: health, readiness, metrics, the document itself,
- * editor schemas (openapi-schema-paths.ts) and problem types.
+ * editor schemas (schema-paths.ts) and problem types.
  */
-import { ANY_ANSWERS, BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders, problemAnswer } from './openapi-answers.js';
-import { pathParameter } from './openapi-parameters.js';
-import { schemaPaths } from './openapi-schema-paths.js';
+import { ANY_ANSWERS, BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders, problemAnswer } from './answers.js';
+import { pathParameter } from './parameters.js';
+import { schemaPaths } from './schema-paths.js';
 
 type Json = Record<string, unknown>;
 

@@ -3,10 +3,10 @@
  * rendered manifest, and the answers of discovery; and `hoist`, which moves a collection's input
  * schema into the document's components in a form OpenAPI tools and generated clients read alike.
  */
-import { LISTED_PROBLEMS } from '../request/problems.js';
-import type { Schema } from '../kubernetes/kind-schema.js';
-import { isPlainObject } from '../util/json.js';
-import { PROBLEM_TYPES } from './problem.js';
+import { LISTED_PROBLEMS } from '../../request/problems.js';
+import type { Schema } from '../../kubernetes/kind-schema.js';
+import { isPlainObject } from '../../util/json.js';
+import { PROBLEM_TYPES } from '../problem.js';
 
 type Json = Record<string, unknown>;
 

@@ -2,8 +2,8 @@
  * The discovery paths of the OpenAPI document: vendors, repositories, collections, their schemas and
  * types, each answered from the loaded bundles.
  */
-import { BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders } from './openapi-answers.js';
-import { pathParameter } from './openapi-parameters.js';
+import { BUSY, KEYED_ANSWERS, NOT_FOUND, okHeaders } from './answers.js';
+import { pathParameter } from './parameters.js';
 
 type Json = Record<string, unknown>;
 
