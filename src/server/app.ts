@@ -13,7 +13,7 @@ import { execRoutes } from './routes/exec.js';
 import { healthRoutes } from './routes/health.js';
 import { previewRoutes } from './routes/preview.js';
 import { schemaRoutes } from './routes/schemas.js';
-import { previewMarking } from './preview.js';
+import { previewMarking } from './preview-marking.js';
 import type { ServerState } from './state.js';
 
 export function createApp(state: ServerState): Koa {

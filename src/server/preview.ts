@@ -1,14 +1,13 @@
 /**
  * `facetform dev` serves the working tree of repos/ as an unreleased preview, through the same app
- * as `serve`. What only the preview adds lives here: the marking of every answer
- * (`X-Facetform-Preview`, the release as `<declared>+dev`, a `preview` member in discovery answers),
- * the events the console listens to (`GET /dev/events`, Server-Sent Events), and TypeScript
- * declarations made in memory, since a preview writes no files. Its routes are routes/preview.ts.
+ * as `serve`. What only the preview holds lives here: its state, the events the console listens to
+ * (`GET /dev/events`, Server-Sent Events), and TypeScript declarations made in memory, since a
+ * preview writes no files. Its routes are routes/preview.ts, the marking of its answers
+ * preview-marking.ts.
  */
 import type { PassThrough } from 'node:stream';
-import type { Middleware } from 'koa';
 import type { LoadedCollection } from '../bundle/load.js';
-import { PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
+import type { PreviewStatus } from './preview-status.js';
 
 export { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from './preview-status.js';
 /** Appended to the declared release in X-Facetform-Release: semver build metadata, so the release it will become stays readable. */
@@ -80,45 +79,3 @@ export class Preview {
 export function headerText(text: string): string {
   return text.replace(/[^\x20-\x7e]/g, '?');
 }
-
-/**
- * Marks every answer as the preview: X-Facetform-Preview, and the release in X-Facetform-Release
- * as `<declared>+dev` (each one of a batch). GET discovery answers (`/apis/repos…`) say `preview`
- * in their body too. Outside the request pipeline, so that error answers and the ones it replaces are
- * marked as well.
- */
-export function previewMarking(preview: Preview): Middleware {
-  return async (ctx, next) => {
-    try {
-      await next();
-    } finally {
-      ctx.set(PREVIEW_HEADER, preview.note);
-      // Koa answers undefined for a header that is not set, whatever its types say.
-      const release = ctx.response.get('X-Facetform-Release') as string | undefined;
-      if (typeof release === 'string' && release !== '') {
-        ctx.set(
-          'X-Facetform-Release',
-          release
-            .split(', ')
-            .map((named) => named + PREVIEW_RELEASE_SUFFIX)
-            .join(', '),
-        );
-      }
-      const body: unknown = ctx.body;
-      if (
-        ctx.method === 'GET' &&
-        ctx.status === 200 &&
-        (ctx.path === '/apis/repos' || ctx.path.startsWith('/apis/repos/')) &&
-        isPlainObject(body)
-      ) {
-        ctx.body = {
-          ...body,
-          preview: `${preview.note}: served by facetform dev from the files as they are now, not a release; releases are made by facetform build`,
-        };
-      }
-    }
-  };
-}
-
-const isPlainObject = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
