@@ -1,15 +1,19 @@
 /**
- * The paths answered without an API key: health, readiness, problem types and the console page with
- * its assets. The key check and the routes that serve them ask here, so a route cannot drift from
- * the list; everything else needs a key unless OPEN_ROUTES opens it (config.ts, OPENABLE_ROUTES).
+ * The paths answered without an API key: the public routes of the route table (health, readiness,
+ * problem types, the console page with its assets), a path each or the paths under a prefix.
+ * Everything else needs a key unless OPEN_ROUTES opens it (route-table.ts, OPENABLE_ROUTES).
  */
+import { literalPrefix, type Route, ROUTES } from './routes/route-table.js';
 
 /** The console page's paths; its assets are under CONSOLE_ASSETS. */
-export const CONSOLE_PATHS = ['/', '/console'];
-export const CONSOLE_ASSETS = '/console/';
+export const CONSOLE_PATHS = [ROUTES.consolePage.path, ROUTES.console.path];
+export const CONSOLE_ASSETS = literalPrefix(ROUTES.consoleAsset.path).prefix;
 
-const PUBLIC_PATHS = new Set(['/healthz', '/readyz', ...CONSOLE_PATHS]);
-const PUBLIC_PREFIXES = ['/problems/', CONSOLE_ASSETS];
+const PUBLIC = Object.values(ROUTES as Record<string, Route>)
+  .filter((route) => route.access === 'public')
+  .map((route) => literalPrefix(route.path));
+const PUBLIC_PATHS = new Set(PUBLIC.filter((path) => path.whole).map((path) => path.prefix));
+const PUBLIC_PREFIXES = PUBLIC.filter((path) => !path.whole).map((path) => path.prefix);
 
 /**
  * A `.` or `..` segment, written or percent-encoded, between slashes a proxy may decode (`%2f`, `\`)

@@ -18,16 +18,13 @@ import {
   unusedValuesWarnings,
 } from './answer.js';
 import { readRequestBody } from './request-body.js';
-
-export const BATCH_PATH = '/apis/repos/:vendor/exec';
-/** Each resource names its own release, so a batch takes no `release` query parameter. */
-export const BATCH_QUERY = ['format', 'strict'] as const;
+import { ROUTES } from './route-table.js';
 
 const SPLIT = 'split the batch into smaller ones';
 
 export function batchRoutes(router: Router, state: ServerState): void {
-  router.post(BATCH_PATH, async (ctx) => {
-    const body = await readRequestBody(ctx, state, BATCH_QUERY);
+  router.post(ROUTES.batch.path, async (ctx) => {
+    const body = await readRequestBody(ctx, state, ROUTES.batch.query);
     const vendor = ctx.params.vendor!;
     if (state.registry.repositories(vendor) === undefined) throw notFound('vendor', vendor, state.registry.vendors());
     const format = formatParam(ctx);

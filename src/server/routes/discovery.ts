@@ -10,20 +10,18 @@ import { compareReleases } from '../../release/release.js';
 import { queryParameters } from '../pipeline/query-parameters.js';
 import { HttpProblem, notFound } from '../problem.js';
 import type { ServerState } from '../state.js';
-import { COLLECTION_PATH } from './exec.js';
+import { queryOf, type Route, ROUTES } from './route-table.js';
 import { findBundle, findCollection, setBundleHeaders } from './lookup.js';
 
-const REPOSITORY_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections';
-/** What one release answers takes the release to ask; the lists of vendors and repositories take nothing. */
-const RELEASE_QUERY = queryParameters(['release']);
-const NO_QUERY = queryParameters([]);
+/** A discovery route, registered with the check of the query parameters it takes. */
+const at = (route: Route) => [route.path, queryParameters(queryOf(route))] as const;
 
 export function discoveryRoutes(router: Router, state: ServerState): void {
-  router.get('/apis/repos', NO_QUERY, (ctx) => {
+  router.get(...at(ROUTES.vendors), (ctx) => {
     ctx.body = { vendors: state.registry.vendors().map((vendor) => ({ name: vendor, href: `/apis/repos/${vendor}` })) };
   });
 
-  router.get('/apis/repos/:vendor', NO_QUERY, (ctx) => {
+  router.get(...at(ROUTES.vendor), (ctx) => {
     const vendor = ctx.params.vendor!;
     const registry = state.registry;
     const repositories = registry.repositories(vendor);
@@ -45,7 +43,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     };
   });
 
-  router.get(REPOSITORY_PATH, RELEASE_QUERY, (ctx) => {
+  router.get(...at(ROUTES.repository), (ctx) => {
     const loaded = findBundle(state, ctx);
     const { repository, digest } = loaded.bundle;
     setBundleHeaders(ctx, loaded.bundle);
@@ -68,7 +66,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     };
   });
 
-  router.get(COLLECTION_PATH, RELEASE_QUERY, (ctx) => {
+  router.get(...at(ROUTES.collection), (ctx) => {
     const { collection, bundle, plan } = findCollection(state, ctx);
     setBundleHeaders(ctx, bundle);
     // The plan parsed the sections when the bundle loaded; discovery reads them from there.
@@ -93,7 +91,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     };
   });
 
-  router.get(`${COLLECTION_PATH}/types`, RELEASE_QUERY, async (ctx) => {
+  router.get(...at(ROUTES.types), async (ctx) => {
     const found = findCollection(state, ctx);
     setBundleHeaders(ctx, found.bundle);
     const file = path.join(path.dirname(found.bundleFile), 'types', `${found.collection.name}.d.ts`);
@@ -105,7 +103,7 @@ export function discoveryRoutes(router: Router, state: ServerState): void {
     ctx.set('Content-Type', 'text/plain; charset=utf-8');
   });
 
-  router.get(`${COLLECTION_PATH}/schema`, RELEASE_QUERY, (ctx) => {
+  router.get(...at(ROUTES.schema), (ctx) => {
     const { collection, bundle } = findCollection(state, ctx);
     setBundleHeaders(ctx, bundle);
     ctx.type = 'application/schema+json';

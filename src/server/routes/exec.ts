@@ -7,17 +7,13 @@ import { toPointer } from '../../util/json.js';
 import { answerManifests, formatParam, invalidRequest, strictParam, unknownFieldWarnings } from './answer.js';
 import { findCollection, setBundleHeaders } from './lookup.js';
 import { readRequestBody } from './request-body.js';
-
-export const COLLECTION_PATH = '/apis/repos/:vendor/:repository/:apiVersion/resources/collections/:collection';
-export const EXEC_PATH = `${COLLECTION_PATH}/exec`;
-/** The query parameters of an exec request (the OpenAPI document describes each). */
-export const EXEC_QUERY = ['format', 'strict', 'release'] as const;
+import { ROUTES } from './route-table.js';
 
 const ADVICE = { json: 'send less', yaml: 'ask for format=json, which indents nothing, or send less' } as const;
 
 export function execRoutes(routers: Routers, state: ServerState): void {
-  hotRoute(routers, 'post', EXEC_PATH, async (ctx) => {
-    const body = await readRequestBody(ctx, state, EXEC_QUERY);
+  hotRoute(routers, 'post', ROUTES.exec.path, async (ctx) => {
+    const body = await readRequestBody(ctx, state, ROUTES.exec.query);
     const found = findCollection(state, ctx);
     const format = formatParam(ctx);
     const strict = strictParam(ctx);

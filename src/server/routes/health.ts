@@ -3,16 +3,15 @@ import { hotRoute, type Routers } from '../pipeline/hot-routes.js';
 import { HttpProblem } from '../problem.js';
 import type { RegistryStatus } from '../registry-status.js';
 import type { ServerState } from '../state.js';
-
-export const HEALTH_PATH = '/healthz';
+import { ROUTES } from './route-table.js';
 
 export function healthRoutes(routers: Routers, state: ServerState): void {
   const { router } = routers;
-  hotRoute(routers, 'get', HEALTH_PATH, (ctx) => {
+  hotRoute(routers, 'get', ROUTES.health.path, (ctx) => {
     ctx.body = { status: 'ok' };
   });
 
-  router.get('/readyz', (ctx) => {
+  router.get(ROUTES.ready.path, (ctx) => {
     const followed = state.registryStatus;
     // Following a registry with nothing served yet: not ready until a first poll brings releases.
     const waiting = followed !== undefined && state.registry.bundles.length === 0;
@@ -43,7 +42,7 @@ export function healthRoutes(routers: Routers, state: ServerState): void {
     };
   });
 
-  router.get('/metrics', async (ctx) => {
+  router.get(ROUTES.metrics.path, async (ctx) => {
     let text: string;
     try {
       text = await state.metrics.scrape();

@@ -7,9 +7,9 @@ import { PassThrough } from 'node:stream';
 import type Router from '@koa/router';
 import { queryParameters } from '../pipeline/query-parameters.js';
 import type { Preview } from '../preview.js';
-import { EVENTS_PATH, type PreviewStatus } from '../preview-status.js';
+import type { PreviewStatus } from '../preview-status.js';
 import type { ServerState } from '../state.js';
-import { COLLECTION_PATH } from './exec.js';
+import { queryOf, ROUTES } from './route-table.js';
 import { findCollection, setBundleHeaders } from './lookup.js';
 
 /** How often an idle event stream says something, so that no proxy or idle timeout closes it. */
@@ -17,7 +17,7 @@ const HEARTBEAT_MS = 15_000;
 
 /** Routes of the preview only; registered before the others, so that its types route is the one that answers. */
 export function previewRoutes(router: Router, state: ServerState, preview: Preview): void {
-  router.get(EVENTS_PATH, queryParameters([]), (ctx) => {
+  router.get(ROUTES.previewEvents.path, queryParameters(queryOf(ROUTES.previewEvents)), (ctx) => {
     // An event stream is idle for long stretches: the stall timeout of answers does not apply to it.
     ctx.req.socket.setTimeout(0);
     ctx.req.socket.setNoDelay(true);
@@ -47,7 +47,7 @@ export function previewRoutes(router: Router, state: ServerState, preview: Previ
   });
 
   // The build writes declarations beside the bundle; a preview has no files, so they are made when asked.
-  router.get(`${COLLECTION_PATH}/types`, queryParameters(['release']), async (ctx) => {
+  router.get(ROUTES.types.path, queryParameters(queryOf(ROUTES.types)), async (ctx) => {
     const found = findCollection(state, ctx);
     setBundleHeaders(ctx, found.bundle);
     ctx.body = await preview.typeDeclarations(found);

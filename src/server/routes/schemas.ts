@@ -8,8 +8,9 @@ import { queryParameters } from '../pipeline/query-parameters.js';
 import { notFound } from '../problem.js';
 import type { SchemaFiles } from '../schema-files.js';
 import type { ServerState } from '../state.js';
+import { literalPrefix, queryOf, ROUTES } from './route-table.js';
 
-export const SCHEMAS_PREFIX = '/schemas/';
+export const SCHEMAS_PREFIX = literalPrefix(ROUTES.schemaFile.path).prefix;
 
 /** If-None-Match (RFC 9110 §13.1.2): `*`, or a list of tags compared weakly. */
 function matchesEtag(header: string, etag: string): boolean {
@@ -25,7 +26,7 @@ function besides(files: SchemaFiles, path: string): string[] {
 }
 
 export function schemaRoutes(router: Router, state: ServerState): void {
-  router.get(`${SCHEMAS_PREFIX}*path`, queryParameters([]), (ctx) => {
+  router.get(ROUTES.schemaFile.path, queryParameters(queryOf(ROUTES.schemaFile)), (ctx) => {
     const path = ctx.params.path!;
     const files = state.schemas();
     const file = files.get(path);

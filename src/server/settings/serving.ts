@@ -1,14 +1,15 @@
 /** The settings of listening, keys, logs, rate limits and processes (setting.ts says what a declaration is). */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { OPENABLE_ROUTES } from '../routes/route-table.js';
 import { entries, nonEmpty, type Setting, SettingValueError, wholeNumber } from './setting.js';
 
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /** Routes that OPEN_ROUTES may open, by name: a path, or a prefix when it ends in "/" (every editor schema). */
-export const OPENABLE_ROUTES = { metrics: '/metrics', openapi: '/openapi.json', schemas: '/schemas/' } as const;
-export type OpenRoute = keyof typeof OPENABLE_ROUTES;
+export { OPENABLE_ROUTES } from '../routes/route-table.js';
+export type OpenRoute = string;
 
 export interface RateLimit {
   limit: number;
