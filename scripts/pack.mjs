@@ -17,8 +17,9 @@ await build({
   platform: 'node',
   target: 'node20',
   // The build's TypeScript tooling: large, and loaded only by `build` on a type change.
-  // jsonc-parser's UMD build requires its own files by relative path, which a bundle cannot follow.
-  external: ['typescript', 'ts-json-schema-generator', 'prettier', 'jsonc-parser'],
+  // jsonc-parser's UMD build requires its own files by relative path, which a bundle cannot follow;
+  // write-file-atomic names its temporary files from CommonJS's __filename, which an ESM bundle lacks.
+  external: ['typescript', 'ts-json-schema-generator', 'prettier', 'jsonc-parser', 'write-file-atomic'],
   // CommonJS packages inside an ESM bundle call require.
   banner: { js: "import { createRequire as __bundleRequire } from 'node:module'; const require = __bundleRequire(import.meta.url);" },
   logLevel: 'warning',

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import writeFileAtomic from 'write-file-atomic';
 import { compareReleases } from '../release/release.js';
 import type { Bundle } from './bundle.js';
 import { BundleLoadError, readBundleFile } from './bundle-file.js';
@@ -49,12 +50,6 @@ export function releasePathsProblem(paths: readonly unknown[]): string | undefin
   return undefined;
 }
 
-function writeAtomically(file: string, bytes: Uint8Array | string): void {
-  const temporary = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temporary, bytes);
-  renameSync(temporary, file);
-}
-
 /**
  * Writes `bundle`'s release into `distDir` and lists it in the index. A release already there with the
  * same digest is left as it is ('present'); one with another digest is refused: releases are immutable.
@@ -95,6 +90,7 @@ export function addRelease(distDir: string, bundle: Bundle, files: ReleaseFiles,
   const bundles = [...index.bundles.filter((listed) => listed.path !== entry.path), entry].sort(
     (a, b) => byName(a.repository, b.repository) || byName(a.apiVersion, b.apiVersion) || compareReleases(a.release, b.release),
   );
-  writeAtomically(path.join(distDir, INDEX_FILE), JSON.stringify({ ...index, bundles }, null, 2) + '\n');
+  // A temporary file renamed over the index: a reader sees the old list or the new one, never half of it.
+  writeFileAtomic.sync(path.join(distDir, INDEX_FILE), JSON.stringify({ ...index, bundles }, null, 2) + '\n');
   return 'added';
 }

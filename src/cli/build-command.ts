@@ -2,15 +2,16 @@ import { performance } from 'node:perf_hooks';
 import path from 'node:path';
 import { BundleLoadError } from '../bundle/bundle-file.js';
 import { compileRepositories } from '../compiler/compile.js';
-import { CompatibilityError, distWriteFailure, ReleaseConflictError, writeDist } from '../compiler/write-dist.js';
+import { distWriteFailure, writeDist } from '../compiler/write-dist.js';
 import { sourceDigest } from '../repository/source-digest.js';
+import { CompatibilityError, ReleaseConflictError } from '../upgrade/release-gate.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 import { reposFolder } from './repos-folder.js';
 
 export async function runBuild(args: string[], io: Io): Promise<number> {
   const { values } = parseCommandArgs(args, { repos: { type: 'string', default: 'repos' }, out: { type: 'string', default: 'dist' } });
   const started = performance.now();
-  const { report, bundles, sources, kubernetesInputs } = await compileRepositories(reposFolder(values.repos!));
+  const { report, bundles, sources, compiled } = await compileRepositories(reposFolder(values.repos!));
   if (report.errorCount > 0) {
     io.err(report.format());
     io.err('build failed: fix the errors above; nothing was written\n');
@@ -19,7 +20,7 @@ export async function runBuild(args: string[], io: Io): Promise<number> {
   if (report.warningCount > 0) io.err(report.format());
   try {
     const digests = Object.fromEntries(sources.map((source) => [source.name, sourceDigest(source.dir)]));
-    const { notes } = await writeDist(values.out!, bundles, digests, kubernetesInputs);
+    const { notes } = await writeDist(values.out!, bundles, digests, compiled);
     for (const note of notes) io.out(`${note}\n`);
   } catch (error) {
     if (error instanceof ReleaseConflictError || error instanceof CompatibilityError) {

@@ -10,11 +10,11 @@ import type { Bundle } from '../bundle/bundle.js';
 import { bundleFileOf, readIndex, releaseBefore, releasesInDist } from '../bundle/dist-layout.js';
 import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
 import { compareReleases } from '../release/release.js';
-import { judgeRelease, type Verdict } from '../upgrade/compatibility.js';
+import type { Verdict } from '../upgrade/compatibility.js';
 import { type CompileResult, compileRepositories } from '../compiler/compile.js';
-import { checkNotReleasedDifferently, ReleaseConflictError } from '../compiler/write-dist.js';
 import { formatComparison, formatVerdict, outputLevel } from '../upgrade/diff-report.js';
-import { compareRendered, type RenderedComparison, renderedChanges } from '../upgrade/rendered-comparison.js';
+import { judgeNewRelease, releaseConflict } from '../upgrade/release-gate.js';
+import { compareRendered, type RenderedComparison } from '../upgrade/rendered-comparison.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 import { reposFolder } from './repos-folder.js';
 
@@ -64,13 +64,14 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
     if (compareReleases(from, release) >= 0)
       throw new CliError(`${name}: --from ${from} is not a release before ${release}, the one compared with it`);
     const previous = readBundle(bundleFileOf(dist, name, apiVersion, from));
-    const comparison = compareRendered(previous, target);
     // The working tree is judged as the build would judge it; a built release was judged when it was built.
-    const verdict =
-      tree === undefined ? undefined : judgeRelease(previous, target, tree.kubernetesInputs.get(target), renderedChanges(comparison));
+    const { comparison, verdict } =
+      tree === undefined
+        ? { comparison: compareRendered(previous, target), verdict: undefined }
+        : judgeNewRelease(previous, target, tree.compiled.get(target));
     // A release already built with other content is refused by the build whatever its level: so here.
     if (verdict !== undefined && verdict.ok) {
-      const conflict = releasedDifferently(dist, target);
+      const conflict = releaseConflict(dist, target);
       if (conflict !== undefined) Object.assign(verdict, { ok: false, message: conflict });
     }
     results.push({ comparison, verdict });
@@ -82,11 +83,11 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
 }
 
 /** The repositories as they are now, compiled in memory: what the next build would release; null after lint errors. */
-async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, 'bundles' | 'kubernetesInputs'> | null> {
-  const { report, bundles, kubernetesInputs } = await compileRepositories(
+async function workingTree(repos: string, io: Io): Promise<Pick<CompileResult, 'bundles' | 'compiled'> | null> {
+  const { report, bundles, compiled } = await compileRepositories(
     reposFolder(repos, 'give the repositories with --repos DIR, or compare built releases with --to RELEASE'),
   );
-  if (report.errorCount === 0) return { bundles, kubernetesInputs };
+  if (report.errorCount === 0) return { bundles, compiled };
   io.err(report.format());
   io.err('diff needs repositories without lint errors: fix the errors above\n');
   return null;
@@ -111,17 +112,6 @@ function readBundle(file: string): Bundle {
     return readBundleFile(file);
   } catch (error) {
     if (error instanceof BundleLoadError) throw new CliError(error.message);
-    throw error;
-  }
-}
-
-/** The build's refusal of a release that dist/ already holds with other content, if it would refuse. */
-function releasedDifferently(dist: string, bundle: Bundle): string | undefined {
-  try {
-    checkNotReleasedDifferently(dist, bundle);
-    return undefined;
-  } catch (error) {
-    if (error instanceof ReleaseConflictError) return error.message;
     throw error;
   }
 }

@@ -11,13 +11,14 @@ import type { ParsedSection } from '../collection/section.js';
 import { LintReport } from '../lint/report.js';
 import type { LintedCrds } from '../lint/rules/crds.js';
 import { isCompilable, lintRepository, lintTypedCollection } from '../lint/run.js';
+import type { Executable } from '../exec/execute.js';
 import { CollectionRenderPlan } from '../render/render-plan.js';
 import { loadRepositories, type RepositorySource } from '../repository/load.js';
 import { type GeneratedInput, generateInputSchema } from '../schema/input-schema.js';
 import { InputValidator } from '../schema/input-validator.js';
 import { KubeTypes } from '../kubernetes/kube-types.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
-import type { KubernetesInputs } from '../upgrade/compatibility.js';
+import type { CompiledRelease } from '../upgrade/release-gate.js';
 import { checkExamples } from './examples.js';
 import { type KindTyping, KindTypes } from './kind-typing.js';
 
@@ -25,8 +26,8 @@ export interface CompileResult {
   report: LintReport;
   /** Bundles of the repositories that have no lint errors. */
   bundles: Bundle[];
-  /** Per bundle, each collection's input schema from the Kubernetes types alone, for the compatibility check. */
-  kubernetesInputs: Map<Bundle, KubernetesInputs>;
+  /** Per bundle, what judging it as a release reads: its compiled collections, and their inputs from the Kubernetes types alone. */
+  compiled: Map<Bundle, CompiledRelease>;
   sources: RepositorySource[];
 }
 
@@ -47,6 +48,8 @@ interface BuiltCollection {
   collection: BundleCollection;
   /** The input schema Kubernetes alone would ask for, for the compatibility check. */
   kubernetesInput: Schema;
+  /** What the examples ran on; undefined when the input schema does not compile (an error: no bundle is sealed). */
+  executable: Executable | undefined;
 }
 
 export async function compileRepositories(reposDir: string, options: CompileOptions = {}): Promise<CompileResult> {
@@ -58,16 +61,16 @@ export async function compileRepositories(reposDir: string, options: CompileOpti
   });
   const kindTypes = kindTypesOf(linted.flatMap(({ model }) => model.collections.filter((collection) => isCompilable(collection, report))));
   const bundles: Bundle[] = [];
-  const kubernetesInputs = new Map<Bundle, KubernetesInputs>();
+  const compiled = new Map<Bundle, CompiledRelease>();
   for (const { model, crds } of linted) {
     const compilable = model.collections.filter((collection) => isCompilable(collection, report));
     const built = compilable.map((collection) => buildCollection(collection, kindTypes, crds, report));
     const bundle = sealRepository(model, built, report);
     if (bundle === undefined) continue;
     bundles.push(bundle);
-    kubernetesInputs.set(bundle, new Map(built.map(({ collection, kubernetesInput }) => [collection.name, kubernetesInput])));
+    compiled.set(bundle, compiledRelease(built));
   }
-  return { report, bundles, sources, kubernetesInputs };
+  return { report, bundles, sources, compiled };
 }
 
 /** The Kubernetes types of every kind a compilable collection renders, generated together (the slow part). */
@@ -92,8 +95,21 @@ function buildCollection(model: CollectionModel, kindTypes: KindTypes, crds: Lin
   lintTypedCollection({ model, typing, brokenCrds: crds.broken, plan }, report);
   const validator = compiledValidator(model, generated.schema, report);
   const manifestCheck = typing.by === 'nothing' ? undefined : typing.manifestCheck;
-  const examples = checkExamples(model, plan, validator && { plan, validator, manifestCheck }, report);
-  return { collection: bundleCollection(declaration, plan, sections.stored, generated.schema, examples, typing), kubernetesInput };
+  const executable = validator && { plan, validator, manifestCheck };
+  const examples = checkExamples(model, plan, executable, report);
+  return {
+    collection: bundleCollection(declaration, plan, sections.stored, generated.schema, examples, typing),
+    kubernetesInput,
+    executable,
+  };
+}
+
+/** A bundle's collections as compiled here, by name, for the release gate. */
+function compiledRelease(built: BuiltCollection[]): CompiledRelease {
+  return {
+    collections: new Map(built.flatMap(({ collection, executable }) => (executable === undefined ? [] : [[collection.name, executable]]))),
+    kubernetesInputs: new Map(built.map(({ collection, kubernetesInput }) => [collection.name, kubernetesInput])),
+  };
 }
 
 /** The sections in render order with the placeholders the input schema requires: parsed for the plan, as stored for the bundle. */

@@ -7,15 +7,15 @@
  *   dist/<repository>/<apiVersion>/<release>/types/<collection>.d.ts
  *   dist/schemas/…                                        editor schemas of every bundle in dist/
  *
- * Output is a pure function of the repositories, so building twice changes no byte. A release
- * already in dist/ with other content is never overwritten, and a new release must pass the
- * compatibility check against the one before it (CONTRACT §9). Releases are kept: dist/ is
- * committed, and the index lists every release with its digest and the date it was first built.
+ * Output is a pure function of the repositories, so building twice changes no byte. Nothing is
+ * written unless the release gate (src/upgrade/release-gate.ts) lets every release be built.
+ * Releases are kept: dist/ is committed, and the index lists every release with its digest and the
+ * date it was first built.
  */
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Bundle } from '../bundle/bundle.js';
-import { BundleLoadError, readBundleFile } from '../bundle/bundle-file.js';
+import { readBundleFile } from '../bundle/bundle-file.js';
 import {
   BUNDLE_FILE,
   bundleFileOf,
@@ -23,24 +23,14 @@ import {
   indexEntryOf,
   INDEX_FORMAT,
   readIndex,
-  releaseBefore,
   releasesInDist,
   SCHEMAS_DIR,
   type DistIndex,
   type IndexEntry,
 } from '../bundle/dist-layout.js';
-import { nextRelease } from '../release/release.js';
 import { editorSchemaFiles } from '../editor-schemas/editor-schemas.js';
-import { judgeRelease, type KubernetesInputs } from '../upgrade/compatibility.js';
+import { checkReleases, type CompiledRelease } from '../upgrade/release-gate.js';
 import { typeDeclarations } from './declarations.js';
-import { formatComparison } from '../upgrade/diff-report.js';
-import { compareRendered, renderedChanges } from '../upgrade/rendered-comparison.js';
-
-export class ReleaseConflictError extends Error {}
-
-export function bundleDir(bundle: Bundle): string {
-  return path.join(bundle.repository.name, bundle.repository.apiVersion, bundle.repository.release);
-}
 
 function json(value: unknown): string {
   return JSON.stringify(value, null, 2) + '\n';
@@ -66,40 +56,6 @@ function writeIfChanged(file: string, text: string): void {
   }
 }
 
-export function nextReleases(release: string): string {
-  return `${nextRelease(release, 'patch')} (a fix) or ${nextRelease(release, 'minor')} (an addition)`;
-}
-
-export function checkNotReleasedDifferently(outDir: string, bundle: Bundle): void {
-  const file = path.join(outDir, bundleDir(bundle), BUNDLE_FILE);
-  if (!existsSync(file)) return;
-  let existing: Bundle;
-  try {
-    existing = readBundleFile(file);
-  } catch (error) {
-    // Unreadable, or changed after its build: what was released is to be restored, not replaced.
-    if (!(error instanceof BundleLoadError)) throw error;
-    throw new ReleaseConflictError(`${error.message}; a released version never changes: restore the file as it was built (e.g. from git)`);
-  }
-  if (existing.digest !== bundle.digest) {
-    const { name, release } = bundle.repository;
-    throw new ReleaseConflictError(
-      `${name} release ${release} is already built (${file}) with other ` +
-        `content; a released version never changes: set "release" in repos/${name}/repository.json ` +
-        `to ${nextReleases(release)}`,
-    );
-  }
-}
-
-/** The release of the same repository and API version that `bundle` follows, if dist/ has one. */
-function previousRelease(outDir: string, bundle: Bundle): Bundle | undefined {
-  const { name, apiVersion, release } = bundle.repository;
-  const earlier = releaseBefore(releasesInDist(outDir, name, apiVersion), release);
-  return earlier === undefined ? undefined : readBundleFile(bundleFileOf(outDir, name, apiVersion, earlier));
-}
-
-export class CompatibilityError extends Error {}
-
 /**
  * What a build says when the file system refuses a write (a full disk, a read-only or unwritable
  * folder): which file, and that what dist/ already held is whole. Undefined for any other error.
@@ -114,51 +70,23 @@ export function distWriteFailure(error: unknown, outDir: string): string | undef
   );
 }
 
-/**
- * Checks every bundle against dist/ before anything is written: released versions never change,
- * and a new release is judged against the one before it. Returns what each new release changes.
- */
-export function checkReleases(outDir: string, bundles: Bundle[], kubernetesInputs?: ReadonlyMap<Bundle, KubernetesInputs>): string[] {
-  const conflicts: string[] = [];
-  const refusals: string[] = [];
-  const notes: string[] = [];
-  for (const bundle of bundles) {
-    try {
-      checkNotReleasedDifferently(outDir, bundle);
-    } catch (error) {
-      if (!(error instanceof ReleaseConflictError)) throw error;
-      conflicts.push(error.message);
-      continue;
-    }
-    if (existsSync(path.join(outDir, bundleDir(bundle), BUNDLE_FILE))) continue; // already released, unchanged
-    const previous = previousRelease(outDir, bundle);
-    if (previous === undefined) continue;
-    const rendered = compareRendered(previous, bundle);
-    const verdict = judgeRelease(previous, bundle, kubernetesInputs?.get(bundle), renderedChanges(rendered));
-    // A refusal shows the reviewer's view of the output too, as `facetform diff` prints it.
-    (verdict.ok ? notes : refusals).push(verdict.ok ? verdict.message : `${verdict.message}\n${formatComparison(rendered).trimEnd()}`);
-  }
-  // Every repository's problem at once, so an author fixes them in one go.
-  if (conflicts.length > 0) throw new ReleaseConflictError([...conflicts, ...refusals].join('\n'));
-  if (refusals.length > 0) throw new CompatibilityError(refusals.join('\n'));
-  return notes;
-}
-
 /** The day a release is first built: SOURCE_DATE_EPOCH when set (reproducible builds), else today. */
 function today(): string {
   const epoch = process.env.SOURCE_DATE_EPOCH;
   return new Date(epoch !== undefined && /^\d+$/.test(epoch) ? Number(epoch) * 1000 : Date.now()).toISOString().slice(0, 10);
 }
 
+/** Writes the bundles, the index and the editor schemas into `outDir`, once the gate lets every release be built; returns the gate's notes. */
 export async function writeDist(
   outDir: string,
   bundles: Bundle[],
   sources: Record<string, string>,
-  kubernetesInputs?: ReadonlyMap<Bundle, KubernetesInputs>,
+  compiled?: ReadonlyMap<Bundle, CompiledRelease>,
 ): Promise<{ index: DistIndex; notes: string[] }> {
-  const notes = checkReleases(outDir, bundles, kubernetesInputs);
+  const notes = checkReleases(outDir, bundles, compiled);
   for (const bundle of bundles) {
-    const dir = path.join(outDir, bundleDir(bundle));
+    const { name, apiVersion, release } = bundle.repository;
+    const dir = path.dirname(bundleFileOf(outDir, name, apiVersion, release));
     writeIfChanged(path.join(dir, BUNDLE_FILE), json(bundle));
     for (const collection of bundle.collections) {
       writeIfChanged(path.join(dir, 'schemas', `${collection.name}.schema.json`), json(collection.schema));

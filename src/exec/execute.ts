@@ -7,7 +7,7 @@
 import type { ManifestCheck } from '../manifest/kube-check.js';
 import { LISTED_PROBLEMS, RenderError, renderError, type Problem } from '../request/problems.js';
 import type { CollectionRenderPlan, Selection } from '../render/render-plan.js';
-import { lookup, resolveVariable, type ResolvedVariable } from '../request/resolve.js';
+import { resolveVariable, type ResolvedVariable } from '../request/resolve.js';
 import type { InputValidator } from '../schema/input-validator.js';
 import { execRequestProblems } from '../request/request-shape.js';
 import { fromPointer, isPlainObject, toPointer, type JsonObject } from '../util/json.js';
@@ -166,23 +166,20 @@ function manifestProblems(
   const kind = typeof manifest.kind === 'string' ? manifest.kind : 'object';
   const aKind = `${/^[AEIOU]/.test(kind) ? 'an' : 'a'} ${kind}`;
   for (const problem of found) {
-    const at = fromPointer(problem.pointer);
-    const source = collection.plan.requestPathOf(selection, at, resolved);
-    const facets = lookup(manifest, at) === undefined ? collection.plan.facetsWriting(at) : [];
-    const holder = source === undefined && facets.length === 0 ? collection.plan.requestPathHolding(selection, at, resolved) : undefined;
-    if (source !== undefined)
+    const origin = collection.plan.originOf(selection, fromPointer(problem.pointer), resolved, manifest);
+    if (origin.from === 'request')
       problems.push({
-        pointer: toPointer(source),
+        pointer: toPointer(origin.path),
         detail: `${problem.detail}: Kubernetes refuses it at ${problem.pointer} of the ${kind}`,
       });
-    else if (facets.length > 0)
+    else if (origin.from === 'facets')
       problems.push({
         pointer: '/facets',
-        detail: `${aKind} needs ${problem.pointer}: select ${facets.join(' or ')}, whose section writes it`,
+        detail: `${aKind} needs ${problem.pointer}: select ${origin.facets.join(' or ')}, whose section writes it`,
       });
-    else if (holder !== undefined)
+    else if (origin.from === 'values')
       problems.push({
-        pointer: toPointer(holder),
+        pointer: toPointer(origin.path),
         detail: `${problem.detail}: Kubernetes refuses ${problem.pointer || 'the whole'} of the ${kind}, made from these values`,
       });
     else ownProblems.push(`${problem.pointer || '/'} ${problem.detail}`);

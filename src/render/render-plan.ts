@@ -45,6 +45,17 @@ export interface ParsedPlanSource {
   ordered: readonly ParsedSection[];
 }
 
+/** Where a manifest member came from, as a problem found in it is told to the caller (CollectionRenderPlan.originOf). */
+export type MemberOrigin =
+  // The request member whose value it is.
+  | { from: 'request'; path: string[] }
+  // Not rendered: the manifest lacks it, and the sections of these facets write it.
+  | { from: 'facets'; facets: string[] }
+  // Made by the template from values: the request member that holds them all.
+  | { from: 'values'; path: string[] }
+  // Written by the sections themselves.
+  | { from: 'template' };
+
 export interface RenderRequest {
   facets?: readonly unknown[] | undefined;
   values: unknown;
@@ -153,11 +164,25 @@ export class CollectionRenderPlan {
   }
 
   /**
+   * Where the manifest member at `at` came from, the one question a problem found in the manifest
+   * asks: the request member that wrote it; when the manifest lacks it, the facets whose sections
+   * write it; else the request member holding every value rendered under it; else the template.
+   */
+  originOf(selection: Selection, at: readonly string[], resolved: ResolvedVariable, manifest: JsonObject): MemberOrigin {
+    const path = this.requestPathOf(selection, at, resolved);
+    if (path !== undefined) return { from: 'request', path };
+    const facets = lookup(manifest, at) === undefined ? this.facetsWriting(at) : [];
+    if (facets.length > 0) return { from: 'facets', facets };
+    const holder = this.requestPathHolding(selection, at, resolved);
+    return holder === undefined ? { from: 'template' } : { from: 'values', path: holder };
+  }
+
+  /**
    * The request member that holds every value rendered under `at`, or undefined when no placeholder
    * lands there: for a rule about a whole object (a CRD's CEL rule on spec, say) whose members came
    * from the values.
    */
-  requestPathHolding(selection: Selection, at: readonly string[], resolved: ResolvedVariable): string[] | undefined {
+  private requestPathHolding(selection: Selection, at: readonly string[], resolved: ResolvedVariable): string[] | undefined {
     const sources = selection.sites
       .filter((site) => isPathPrefix(at, site.at))
       .map((site) => this.requestPathOf(selection, site.at, resolved)!);

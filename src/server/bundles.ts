@@ -27,7 +27,8 @@ export async function ensureBuilt(reposDir: string, distDir: string): Promise<st
   if (stale.length === 0) return undefined;
   // The build (TypeScript compiler, prettier, …) loads only when a build is needed.
   const { compileRepositories } = await import('../compiler/compile.js');
-  const { writeDist, ReleaseConflictError, CompatibilityError, distWriteFailure } = await import('../compiler/write-dist.js');
+  const { writeDist, distWriteFailure } = await import('../compiler/write-dist.js');
+  const { ReleaseConflictError, CompatibilityError } = await import('../upgrade/release-gate.js');
   const { report, bundles, sources } = await compileRepositories(reposDir);
   if (report.errorCount > 0) throw new BuildFailedError(`${report.format()}the build of ${reposDir} failed; fix the errors above`);
   try {

@@ -6,7 +6,7 @@
 import type { Bundle } from '../bundle/bundle.js';
 import { loadCollection } from '../bundle/load.js';
 import type { Change } from './compatibility.js';
-import { checkExec } from '../exec/execute.js';
+import { checkExec, type Executable } from '../exec/execute.js';
 import type { Problem } from '../request/problems.js';
 import { fromPointer, isPathPrefix, isPlainObject, type JsonObject } from '../util/json.js';
 import { type ClassifiedDifference, classifyDifferences } from './classify.js';
@@ -42,14 +42,15 @@ export interface RenderedComparison {
   removed: string[];
 }
 
-export function compareRendered(before: Bundle, after: Bundle): RenderedComparison {
+/** `compiled`: the new release's collections as the build compiled them, by name; those missing are compiled from `after`. */
+export function compareRendered(before: Bundle, after: Bundle, compiled?: ReadonlyMap<string, Executable>): RenderedComparison {
   const next = new Map(after.collections.map((collection) => [collection.name, collection]));
   const collections: CollectionComparison[] = [];
   for (const collection of before.collections) {
     const successor = next.get(collection.name);
     if (successor === undefined) continue; // a removed collection is the compatibility check's to refuse
     const old = loadCollection(before, collection, '');
-    const now = loadCollection(after, successor, '');
+    const now = compiled?.get(successor.name) ?? loadCollection(after, successor, '');
     const rendered = new Map<JsonObject, JsonObject>();
     // Evidence is what a careful caller sent: accepted without a warning of unknown fields.
     const accepted = (body: JsonObject) => {
