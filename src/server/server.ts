@@ -60,7 +60,8 @@ export function createState(registry: BundleRegistry, keys: ApiKeys, logger: Log
         ? undefined
         : { url: options.redisUrl, timeoutMs: options.redisTimeoutMs ?? defaultOf(SETTING.REDIS_TIMEOUT_MS) },
     ),
-    openPaths: new Set((options.openRoutes ?? []).map((route) => OPENABLE_ROUTES[route])),
+    // OPEN_ROUTES names only openable routes (its setting refuses others).
+    openPaths: new Set((options.openRoutes ?? []).flatMap((route) => OPENABLE_ROUTES[route] ?? [])),
     limits,
     inflight: new InflightBytes(limits.maxInflightBytes),
     metrics: createMetrics(),
