@@ -4,8 +4,9 @@
  * query parameters, every documented route has an operation, and each route answers as its access says.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLIENT_ERRORS, PROBLEM_TYPES } from '../src/server/problem.js';
 import { isPublic } from '../src/server/public-paths.js';
-import { openApiPath, type Route, ROUTES } from '../src/server/routes/route-table.js';
+import { OPENABLE_ROUTES, openApiPath, type Route, ROUTES } from '../src/server/routes/route-table.js';
 import { startTestServer, type TestServer } from './helpers/server.js';
 
 let server: TestServer;
@@ -67,5 +68,29 @@ describe('the route table', () => {
     const response = await server.request(`${ROUTES.vendors.path}?release=1.0.0`);
     expect(response.status).toBe(400);
     expect(((await response.json()) as { detail: string }).detail).toContain('this route takes none');
+  });
+
+  it('opens what OPEN_ROUTES names, but never a path with a dot segment under it', async () => {
+    const open = await startTestServer({ state: { openRoutes: Object.keys(OPENABLE_ROUTES) } });
+    try {
+      const keyless = { headers: { 'X-APIKEY': '' } };
+      expect((await open.request(ROUTES.metrics.path, keyless)).status).toBe(200);
+      expect((await open.request('/schemas/..%2fapis%2frepos', keyless)).status).toBe(401);
+    } finally {
+      await open.close();
+    }
+  });
+});
+
+describe("the problem types' declarations", () => {
+  it.each(Object.entries(CLIENT_ERRORS))('hold the answer to a client error (%s)', (_, answer) => {
+    const declared = PROBLEM_TYPES[answer.type] as {
+      status: number;
+      title: string;
+      titles?: readonly string[];
+      statuses?: readonly number[];
+    };
+    expect([declared.status, ...(declared.statuses ?? [])]).toContain(answer.status);
+    expect([declared.title, ...(declared.titles ?? [])]).toContain(answer.title);
   });
 });

@@ -4,6 +4,7 @@
  * bound on what is read from a registry is here, with why it is what it is.
  */
 import { RegistryError, RegistryOverrunError } from './registry-errors.js';
+import LinkHeader from 'http-link-header';
 
 /** One JSON answer (a manifest, a page of a list): the 4 MiB registries themselves allow a manifest. */
 export const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
@@ -68,8 +69,19 @@ export async function errorWords(response: Response): Promise<string> {
 
 /** The `Link: <…>; rel="next"` of a paginated list, resolved against `base`. */
 function nextPage(response: Response, base: string): string | undefined {
-  const match = /<([^>]+)>\s*;\s*rel="?next"?/.exec(response.headers.get('link') ?? '');
-  return match === null ? undefined : new URL(match[1]!, base).href;
+  const header = response.headers.get('link');
+  if (header === null) return undefined;
+  const [next] = LinkHeader.parse(header).rel('next');
+  return next === undefined ? undefined : new URL(next.uri, base).href;
+}
+
+/** The next page, or a RegistryError for a Link header RFC 8288 does not allow: pages after it would be lost unsaid. */
+function nextPageOf(response: Response, base: string, where: string, number: number): string | undefined {
+  try {
+    return nextPage(response, base);
+  } catch (error) {
+    throw new RegistryError(`${where}: page ${number} has a Link header that is not RFC 8288's (${(error as Error).message})`);
+  }
 }
 
 /**
@@ -110,7 +122,7 @@ export class Listing {
       );
     }
     this.bytes += bytes.length;
-    const next = nextPage(response, this.base);
+    const next = nextPageOf(response, this.base, `${this.registry}: ${this.what}`, number);
     const again = next === undefined ? undefined : this.pages.get(next);
     if (again !== undefined) {
       const { pathname, search } = new URL(next!);

@@ -12,6 +12,8 @@ interface ProblemTypeDeclaration {
   title: string;
   /** Other titles it may have, each naming the check that refused (none but these). */
   titles?: readonly string[];
+  /** Other statuses it may answer with (an answer Node's HTTP parser makes, CLIENT_ERRORS). */
+  statuses?: readonly number[];
   description: string;
 }
 
@@ -68,6 +70,7 @@ export const PROBLEM_TYPES = {
     status: 431,
     title: 'Request Header Fields Too Large',
     titles: ['Request Timeout'],
+    statuses: [408],
     description: 'The request could not be read as HTTP: its headers were too large (431) or it took too long to arrive (408).',
   },
   'internal-error': {

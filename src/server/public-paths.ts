@@ -22,8 +22,10 @@ const PUBLIC_PREFIXES = PUBLIC.filter((path) => !path.whole).map((path) => path.
  */
 const DOT_SEGMENT = /(?:^|\/|%2f|\\)(?:\.|%2e){1,2}(?:\/|%2f|\\|;|$)/i;
 
+/** Whether a path has a `.` or `..` segment: such a path is never public nor opened, so it gets the key check (401 without a key) as every /apis/ path does. */
+export const hasDotSegment = (path: string): boolean => DOT_SEGMENT.test(path);
+
 export function isPublic(path: string): boolean {
-  // Such a path is never public: it gets the key check (401 without a key) as every /apis/ path does.
-  if (DOT_SEGMENT.test(path)) return false;
+  if (hasDotSegment(path)) return false;
   return PUBLIC_PATHS.has(path) || PUBLIC_PREFIXES.some((prefix) => path.startsWith(prefix));
 }

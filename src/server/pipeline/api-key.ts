@@ -9,6 +9,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpProblem } from '../problem.js';
 import type { ServerState } from '../state.js';
+import { hasDotSegment } from '../public-paths.js';
 
 export const API_KEY_HEADER = 'X-APIKEY';
 /**
@@ -30,6 +31,7 @@ function presentedKey(headers: IncomingHttpHeaders): string {
 
 /** An opened path, or a path under an opened prefix (OPENABLE_ROUTES). */
 function isOpened(openPaths: ReadonlySet<string>, path: string): boolean {
+  if (hasDotSegment(path)) return false;
   if (openPaths.has(path)) return true;
   for (const open of openPaths) if (open.endsWith('/') && path.startsWith(open)) return true;
   return false;

@@ -48,9 +48,10 @@ export const ROUTES = {
   schema: get(`${COLLECTION}/schema`, RELEASE),
   exec: { method: 'POST', path: `${COLLECTION}/exec`, query: [...ANSWER, 'release'], access: 'key', documented: true },
   batch: { method: 'POST', path: '/apis/repos/:vendor/exec', query: ANSWER, access: 'key', documented: true },
-  consolePage: get('/', [], 'public', false),
-  console: get('/console', [], 'public', false),
-  consoleAsset: get('/console/*asset', [], 'public', false),
+  // A page and its assets, as a browser asks for them: a query is not refused.
+  consolePage: get('/', 'any', 'public', false),
+  console: get('/console', 'any', 'public', false),
+  consoleAsset: get('/console/*asset', 'any', 'public', false),
   previewEvents: get(EVENTS_PATH, [], 'key', false),
 } as const satisfies Record<string, Route>;
 
