@@ -307,6 +307,29 @@ describe('§4 facets, merge, missing values', () => {
       ]);
     });
 
+    it('point at the member of the values each side came from when both came from the values', () => {
+      const r = plan([
+        master,
+        section('scrape', ['addon:scrape'], { metadata: { labels: { team: 'web' } } }),
+        section('extra', ['addon:extra'], { metadata: { labels: '{{ __W_ID__.extraLabels }}' } }),
+      ]);
+      const refused = (w: Record<string, unknown>) =>
+        renderError(() => r.render({ facets: ['addon:scrape', 'addon:extra'], values: { w } })).problems;
+      expect(refused({ metadata: meta, extraLabels: { team: 'x' } })).toEqual([
+        {
+          pointer: '/values/w/extraLabels/team',
+          detail: 'is "x", but a selected section writes "web" at /metadata/labels/team: leave it out of the values, or give the same',
+        },
+      ]);
+      expect(refused({ metadata: { name: 'w', labels: { k: '1' } }, extraLabels: { k: '2' } })).toEqual([
+        {
+          pointer: '/values/w/extraLabels/k',
+          detail:
+            'is "2", but /values/w/metadata/labels/k of the values is "1", and both fill /metadata/labels/k: give one, or the same in both',
+        },
+      ]);
+    });
+
     it('refuse a value that is not an object', () => {
       const error = renderError(() => render(['addon:more', 'addon:data'], { metadata: meta, data: ['A'] }));
       expect(error.problems).toEqual([

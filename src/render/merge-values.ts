@@ -1,19 +1,26 @@
 /**
  * The render-time half of a merge (template/merge.ts): a whole placeholder's object and the objects
  * other sections write into the same member, merged in section order. The caller's value is never
- * written into; a member both give must be equal, or the request is refused (nothing is dropped).
+ * written into; a member two parts give must be equal, or the request is refused (nothing is
+ * dropped), at the member of the values it came from.
  */
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
-import { isPlainObject, setMember, toPointer } from '../util/json.js';
+import { isPlainObject, ownMember, setMember, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
 
+/** Where a part's members come from: the values (by a placeholder's alternatives), the template, or an object of either. */
+export type PartOrigin =
+  | { from: 'values'; alternatives: ReadonlyArray<{ path: string[] }> }
+  | { from: 'template' }
+  | { from: 'object'; members: Record<string, PartOrigin> };
+
 export interface MergeSite {
-  /** The placeholder's alternatives (none when only objects meet, which lint keeps conflict-free). */
-  alternatives: Array<{ path: string[] }>;
   /** The manifest member, a JSON Pointer. */
   at: string;
+  /** Each part's origin, in part order. */
+  origins: PartOrigin[];
 }
 
 interface MergeState {
@@ -21,10 +28,28 @@ interface MergeState {
   problems: Problem[];
 }
 
-/** The request member the placeholder's value (or a member `below` it) came from. */
-function requestPointer(state: MergeState, site: MergeSite, root: unknown, below: readonly string[]): string {
-  const defined = site.alternatives.find((alternative) => lookup(root, alternative.path) !== undefined) ?? site.alternatives[0];
-  return toPointer(['values', state.id, ...(defined?.path ?? []), ...below]);
+/** The request member a part's member `below` came from, or undefined for one the template wrote. */
+function requestPointer(state: MergeState, origin: PartOrigin, root: unknown, below: readonly string[]): string | undefined {
+  let node = origin;
+  for (let depth = 0; ; depth++) {
+    if (node.from === 'template') return undefined;
+    if (node.from === 'values') {
+      const defined = node.alternatives.find((alternative) => lookup(root, alternative.path) !== undefined) ?? node.alternatives[0]!;
+      return toPointer(['values', state.id, ...defined.path, ...below.slice(depth)]);
+    }
+    if (depth === below.length || !Object.hasOwn(node.members, below[depth]!)) return undefined;
+    node = node.members[below[depth]!]!;
+  }
+}
+
+/** Whether `value` holds a member at `below`. */
+function holds(value: unknown, below: readonly string[]): boolean {
+  let node = value;
+  for (const segment of below) {
+    node = ownMember(node, segment);
+    if (node === undefined) return false;
+  }
+  return true;
 }
 
 const shown = (value: unknown) => cut(JSON.stringify(value), 80);
@@ -33,7 +58,7 @@ function mergeObjects(
   into: Record<string, unknown>,
   from: Record<string, unknown>,
   below: string[],
-  conflict: (below: string[], value: unknown, written: unknown) => void,
+  conflict: (below: string[], earlier: unknown, later: unknown) => void,
 ): Record<string, unknown> {
   const merged: Record<string, unknown> = {};
   for (const key of Object.keys(into)) setMember(merged, key, into[key]);
@@ -48,27 +73,37 @@ function mergeObjects(
 }
 
 /** The parts (undefined where a part rendered nothing) merged, or undefined when none rendered. */
-export function mergeParts(state: MergeState, site: MergeSite, root: unknown, parts: unknown[], placeholder: number): unknown {
+export function mergeParts(state: MergeState, site: MergeSite, root: unknown, parts: unknown[]): unknown {
   let merged: Record<string, unknown> | undefined;
   parts.forEach((part, index) => {
     if (part === undefined) return;
-    const pointer = (below: string[] = []) => requestPointer(state, site, root, below);
     if (!isPlainObject(part)) {
-      state.problems.push({ pointer: pointer(), detail: `must be an object: a selected section also writes members into ${site.at}` });
+      const pointer = requestPointer(state, site.origins[index]!, root, []) ?? toPointer(['values', state.id]);
+      state.problems.push({ pointer, detail: `must be an object: a selected section also writes members into ${site.at}` });
       return;
     }
     if (merged === undefined) {
       merged = part;
       return;
     }
-    // Whichever came first, the path below the placeholder's value names the member in the request.
-    const callerFirst = placeholder < index;
     merged = mergeObjects(merged, part, [], (below, earlier, later) => {
-      const [given, written] = callerFirst ? [earlier, later] : [later, earlier];
-      state.problems.push({
-        pointer: pointer(below),
-        detail: `is ${shown(given)}, but a selected section writes ${shown(written)} at ${site.at}${toPointer(below)}: leave it out of the values, or give the same`,
-      });
+      // The member merged so far came from the first part that holds it.
+      const first = parts.findIndex((other, k) => k < index && isPlainObject(other) && holds(other, below));
+      const given = first === -1 ? undefined : requestPointer(state, site.origins[first]!, root, below);
+      const taken = requestPointer(state, site.origins[index]!, root, below);
+      const member = `${site.at}${toPointer(below)}`;
+      if (given !== undefined && taken !== undefined) {
+        state.problems.push({
+          pointer: taken,
+          detail: `is ${shown(later)}, but ${given} of the values is ${shown(earlier)}, and both fill ${member}: give one, or the same in both`,
+        });
+      } else {
+        const [pointer, value, written] = given !== undefined ? [given, earlier, later] : [taken, later, earlier];
+        state.problems.push({
+          pointer: pointer ?? toPointer(['values', state.id]),
+          detail: `is ${shown(value)}, but a selected section writes ${shown(written)} at ${member}: leave it out of the values, or give the same`,
+        });
+      }
     });
   });
   return merged;

@@ -7,7 +7,7 @@
 import { toPointer } from '../util/json.js';
 import type { Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
-import { mergeParts } from './merge-values.js';
+import { type MergeSite, mergeParts, type PartOrigin } from './merge-values.js';
 
 /** A path the generated code reads in the input value (one alternative of a placeholder's `??`). */
 export interface ValuePath {
@@ -62,6 +62,7 @@ const literal = (value: unknown): string => JSON.stringify(value);
 
 export function generateRenderFunction(plan: PlanNode): RenderFunction {
   const sites: SiteInfo[] = [];
+  const mergeSites: MergeSite[] = [];
   const lines: string[] = [];
   let counter = 0;
   const fresh = (prefix: string) => `${prefix}${counter++}`;
@@ -173,11 +174,9 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
       }
       case 'merge': {
         const values = node.parts.map(emit);
-        const placeholder = node.parts.findIndex((part) => part.t === 'value');
-        const alternatives = placeholder === -1 ? [] : (node.parts[placeholder] as { alternatives: ValuePath[] }).alternatives;
-        const site = sites.push({ alternatives, at: node.at }) - 1;
+        const site = mergeSites.push({ at: node.at, origins: node.parts.map(originOf) }) - 1;
         const merged = fresh('m');
-        lines.push(`const ${merged} = mergeParts(state, sites[${site}], root, [${values.join(', ')}], ${placeholder});`);
+        lines.push(`const ${merged} = mergeParts(state, mergeSites[${site}], root, [${values.join(', ')}]);`);
         return merged;
       }
       case 'array': {
@@ -196,8 +195,25 @@ export function generateRenderFunction(plan: PlanNode): RenderFunction {
 
   const result = emit(plan);
   const body = `"use strict";\nreturn function render(root, state) {\n${lines.join('\n')}\nreturn ${result};\n};`;
-  const factory = new Function('sites', 'hasOwn', 'isArray', 'OP', 'missing', 'notScalar', 'mergeParts', body) as (
+  const factory = new Function('sites', 'hasOwn', 'isArray', 'OP', 'missing', 'notScalar', 'mergeParts', 'mergeSites', body) as (
     ...args: unknown[]
   ) => RenderFunction;
-  return factory(sites, helpers.hasOwn, helpers.isArray, Object.prototype, helpers.missing, helpers.notScalar, mergeParts);
+  return factory(sites, helpers.hasOwn, helpers.isArray, Object.prototype, helpers.missing, helpers.notScalar, mergeParts, mergeSites);
+}
+
+/** Where the members of a merged part come from, for a refusal to point at the request member that gave one. */
+function originOf(node: PlanNode): PartOrigin {
+  switch (node.t) {
+    case 'value':
+      return { from: 'values', alternatives: node.alternatives };
+    case 'text': {
+      const [first] = node.parts.filter((part): part is ValuePath[] => typeof part !== 'string');
+      return first === undefined ? { from: 'template' } : { from: 'values', alternatives: first };
+    }
+    case 'object':
+      return { from: 'object', members: Object.fromEntries(node.keys.map((key, index) => [key, originOf(node.nodes[index]!)])) };
+    default:
+      // A constant; an array or a merge is compared whole, and lint keeps the template's own members from conflicting.
+      return { from: 'template' };
+  }
 }
