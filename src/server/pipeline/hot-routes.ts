@@ -8,6 +8,7 @@
  * CPU more per request, and /healthz a quarter more. The routes stay registered in the router,
  * which answers their other methods (405) and lists them.
  */
+import { METHODS } from 'node:http';
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { match, type MatchFunction } from 'path-to-regexp';
@@ -21,8 +22,12 @@ function decode(text: string): string {
   }
 }
 
-/** Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route. */
-const ROUTER_OPTIONS = { sensitive: true, strict: true };
+/**
+ * Case-sensitive and strict, so that /Apis/… or /healthz/ is not a second name for a route. Every
+ * method Node parses is one the router knows, so that allowedMethods answers a PROPFIND on a path
+ * that exists with 405 and the methods it takes, rather than 501.
+ */
+const ROUTER_OPTIONS = { sensitive: true, strict: true, methods: [...METHODS] };
 /** The same, as path-to-regexp says it (the router turns `strict` into `trailing: false`). */
 const MATCH_OPTIONS = { sensitive: true, trailing: false, decode };
 

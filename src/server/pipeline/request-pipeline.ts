@@ -16,12 +16,11 @@ import { holdAnswer } from './inflight-answers.js';
 import { rateLimitStep } from './rate-limit.js';
 import { assignRequestId } from './request-id.js';
 import { setSecurityHeaders } from './security-headers.js';
-import { answerUnknownMethod } from './unknown-methods.js';
 
 export function requestPipeline(state: ServerState, routers: Routers): Middleware {
   const { router } = routers;
   const allowedMethods = router.allowedMethods();
-  // What the router does when no route matches: allowedMethods sets 405 or 501 with Allow.
+  // What the router does when no route takes the method: allowedMethods sets 405 with Allow for a path that exists.
   const route = dispatcher(routers, (ctx) => allowedMethods(ctx as never, noop));
   const rateLimit = rateLimitStep(state.rateLimiter);
   const log = requestLog(state.logger);
@@ -41,7 +40,6 @@ export function requestPipeline(state: ServerState, routers: Routers): Middlewar
           if (waiting !== undefined) await waiting;
         }
         await route(ctx);
-        answerUnknownMethod(router, ctx);
         answerProblemsLeft(ctx);
       } catch (error) {
         answerError(state, ctx, error);
