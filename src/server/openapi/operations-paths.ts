@@ -93,6 +93,7 @@ export function operationsPaths(): Json {
                 items: { type: 'string' },
                 description: 'Other titles it may have, each naming the check that refused.',
               },
+              statuses: { type: 'array', items: { type: 'integer' }, description: 'Other statuses it may answer with.' },
               description: { type: 'string' },
             },
           }),
