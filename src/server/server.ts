@@ -106,7 +106,7 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
   } = error.code === 'HPE_HEADER_OVERFLOW' || error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? CLIENT_ERRORS[error.code] : CLIENT_ERRORS.other;
   const body = JSON.stringify({ type: `/problems/${type}`, title: reason, status, detail });
   socket.end(
-    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/problem+json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
   );
 }
 

@@ -216,6 +216,8 @@ describe('error answers', () => {
   it('431 as problem+json for headers too large for the HTTP parser', async () => {
     const response = await server.request('/healthz?' + 'x'.repeat(20_000));
     expect(await problemOf(response)).toMatchObject({ status: 431, title: 'Request Header Fields Too Large' });
+    // Written on the socket, outside the pipeline, and still with the header every answer carries.
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
   });
 
   it('413 for a body over 1 MiB, whether or not Content-Length announces it', async () => {
