@@ -34,7 +34,6 @@ const valuesSet = (index: number): ValuesSet => ({
   selector: { app: `web-${index}`, tier: ['frontend', 'backend', 'cache'][index % 3]! },
   ports: [{ port: 80 + (index % 100), protocol: 'TCP', targetPort: 8000 + index }],
 });
-
 /** The exec request of a values set, as the seed example is written. */
 function execRequest({ name, namespace, selector, ports }: ValuesSet): object {
   const seed = JSON.parse(readFileSync(path.join(ROOT, 'repos/service-resources/service/examples/seed.json'), 'utf8'));
