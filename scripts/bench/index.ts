@@ -11,6 +11,7 @@ import { loadBundles } from '../../src/bundle/load.js';
 import { allSeeds, memoryUnderLoad, startup } from './http-bench.js';
 import { renderBench } from './render-bench.js';
 import { registryBench } from './registry-bench.js';
+import { peerBench, peerRows } from './peer-bench.js';
 import { redisRows } from './redis-bench.js';
 import { scaleOne } from './scale-bench.js';
 import { fixed, type Row, versusBareRows } from './versus-bare.js';
@@ -31,6 +32,7 @@ const settings = quick
       large: 5,
       scaleLoadSeconds: 1,
       polls: 2,
+      peerServices: 50,
     }
   : {
       rounds: 9,
@@ -44,6 +46,7 @@ const settings = quick
       large: 1000,
       scaleLoadSeconds: 5,
       polls: 21,
+      peerServices: 1000,
     };
 
 const rows: Row[] = [];
@@ -135,6 +138,11 @@ try {
     goal: '≤ 2x',
     met: start.oursMs / start.bareMs <= 2,
   });
+
+  // Helm and kubeconform, installed with Go by the bench; without Go, one line says the rows are left out.
+  const peers = await peerBench(dist, settings.peerServices, log);
+  figures.peers = peers;
+  if (peers !== undefined) rows.push(...peerRows(peers));
 
   if (hasDockerRegistry) {
     log('push, pull and poll against docker-registry …');
