@@ -1,7 +1,7 @@
 /**
  * The OCI distribution API, as much of it as pushing and pulling a release needs: blobs (chunked
  * uploads), manifests, tags, the catalog and referrers, with basic and token authentication. No
- * client library on npm is kept up for this (issue 21), so the protocol lives here: RegistryClient is
+ * client library on npm is kept up for this, so the protocol lives here: RegistryClient is
  * what callers hold, one per registry, and each of its calls is one part of the protocol in a module
  * of its own (registry-http.ts, registry-auth.ts, blob-transfer.ts, manifest-transfer.ts,
  * listings.ts, referrers.ts).

@@ -3,7 +3,7 @@
  * presented key is hashed and compared with every known hash using crypto.timingSafeEqual, without
  * stopping at a match, so the time taken says nothing about which keys exist. A key found valid is
  * remembered as presented (as its requests hold it anyway) until the keys are replaced, so that a
- * caller's next requests skip the hash (issue 20); see `identify`. A heap dump of a serving process
+ * caller's next requests skip the hash; see `identify`. A heap dump of a serving process
  * therefore holds the keys in use, as it holds any request in flight.
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';

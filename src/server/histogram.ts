@@ -1,7 +1,7 @@
 /**
  * A Prometheus histogram with labels, kept in plain arrays: an observation is a bucket search and
  * three additions on the cells its caller holds, with no label hashing and no object per call, which
- * prom-client's Histogram.observe costs (issue 20). prom-client still formats it: a registry reads
+ * prom-client's Histogram.observe costs. prom-client still formats it: a registry reads
  * `get()` as it reads its own histograms (registerMetric), and WORKERS sums it the same way.
  */
 import type { MetricObjectWithValues, MetricValueWithName } from 'prom-client';

@@ -1,7 +1,7 @@
 /**
  * The prom-client registry of one process's metrics, made when it is first asked for (a scrape, or
  * the primary's request for a worker's counts): loading prom-client was an eighth of start-up
- * (issue 20), and a server that is never scraped need not pay it. Process metrics (memory, CPU, GC,
+ *, and a server that is never scraped need not pay it. Process metrics (memory, CPU, GC,
  * event loop) are collected from then on; the request metrics were counted all along (metrics.ts).
  */
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';

@@ -2,7 +2,7 @@
  * Prometheus metrics, in a registry of the app's own so that several apps can live in one process.
  * Request counts and durations are kept in plain arrays (histogram.ts) and handed to prom-client
  * when /metrics is scraped: its labelled metrics hash the labels on every observation, which cost
- * the hot path more than the rest of the bookkeeping (issue 20). prom-client itself is loaded with
+ * the hot path more than the rest of the bookkeeping. prom-client itself is loaded with
  * the registry, on first use (metrics-registry.ts).
  */
 import type { Registry } from 'prom-client';

@@ -1,7 +1,7 @@
 /**
  * One structured log line per request: method, route, status, duration, request id, key name. Never
  * the key. The line is the one pino would write for these fields, made by hand from the logger's own
- * level, time and bindings: pino's general serialiser was a tenth of a request's time (issue 20).
+ * level, time and bindings: pino's general serialiser was a tenth of a request's time.
  */
 import pino, { type Logger } from 'pino';
 

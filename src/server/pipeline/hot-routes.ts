@@ -1,7 +1,7 @@
 /**
  * The routes that carry the traffic (exec, /healthz) are tried before the router, one precompiled
  * test each: @koa/router tests every route and composes a new chain for each request, which cost
- * exec more than its render (issue 20). The test is path-to-regexp's public `match`, the matcher the
+ * exec more than its render. The test is path-to-regexp's public `match`, the matcher the
  * router compiles its own routes with, given the router's options in its words; before, the router's
  * private layers were read, which a router release could change without a word. A second router of
  * the hot routes alone was measured too: through its public routes() it cost exec about 10 µs of

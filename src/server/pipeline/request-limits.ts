@@ -30,7 +30,7 @@ function pointerOf(keys: readonly string[]): string {
 /**
  * Every string, member name and array or object over its limit, depth first with the later members
  * of an object first, at most REPORTED of them. The walk keeps only the names above the value it is
- * at: a pointer is made when a limit is broken, not for every member (issue 20).
+ * at: a pointer is made when a limit is broken, not for every member.
  */
 export function sizeProblems(body: unknown, limits: SizeLimits): Problem[] {
   const problems: Problem[] = [];

@@ -1,7 +1,7 @@
 /**
  * What exec and batch check before their work, in this order: the query parameters (400), the JSON
  * body (415, 413, 400) and the limits on what it holds (422). Plain calls in one route handler, not
- * three middleware: each middleware is a promise and a closure more per request (issue 20).
+ * three middleware: each middleware is a promise and a closure more per request.
  */
 import type { Context } from 'koa';
 import { readJsonBody } from '../pipeline/json-body.js';
