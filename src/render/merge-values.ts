@@ -7,7 +7,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
-import { isPlainObject, ownMember, setMember, toPointer } from '../util/json.js';
+import { isPlainObject, setMember, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
 
 /** Where a part's members come from: the values (by a placeholder's alternatives), the template, or an object of either. */
@@ -40,16 +40,6 @@ function requestPointer(state: MergeState, origin: PartOrigin, root: unknown, be
     if (depth === below.length || !Object.hasOwn(node.members, below[depth]!)) return undefined;
     node = node.members[below[depth]!]!;
   }
-}
-
-/** Whether `value` holds a member at `below`. */
-function holds(value: unknown, below: readonly string[]): boolean {
-  let node = value;
-  for (const segment of below) {
-    node = ownMember(node, segment);
-    if (node === undefined) return false;
-  }
-  return true;
 }
 
 const shown = (value: unknown) => cut(JSON.stringify(value), 80);
@@ -88,7 +78,7 @@ export function mergeParts(state: MergeState, site: MergeSite, root: unknown, pa
     }
     merged = mergeObjects(merged, part, [], (below, earlier, later) => {
       // The member merged so far came from the first part that holds it.
-      const first = parts.findIndex((other, k) => k < index && isPlainObject(other) && holds(other, below));
+      const first = parts.findIndex((other, k) => k < index && isPlainObject(other) && lookup(other, below) !== undefined);
       const given = first === -1 ? undefined : requestPointer(state, site.origins[first]!, root, below);
       const taken = requestPointer(state, site.origins[index]!, root, below);
       const member = `${site.at}${toPointer(below)}`;

@@ -15,18 +15,20 @@ export const isBuiltInKind = (apiVersion: string, kind: string): boolean => kube
 const resolve = (schema: Schema, definitions: Record<string, Schema>): Schema =>
   typeof schema.$ref === 'string' ? resolve(definitions[schema.$ref.replace('#/definitions/', '')]!, definitions) : schema;
 
+/** The members of the kind's type and of its spec (none without one), each with its schema. */
+function kindMembers(apiVersion: string, kind: string): { top: Record<string, Schema>; spec: Record<string, Schema> } {
+  const schema = KubeTypes.shared().add([{ apiVersion, kind }]).kindSchema(apiVersion, kind)!;
+  const members = (node: Schema) => (node.properties ?? {}) as Record<string, Schema>;
+  const top = members(resolve(schema.definitions[kind]!, schema.definitions));
+  return { top, spec: top.spec === undefined ? {} : members(resolve(top.spec, schema.definitions)) };
+}
+
 /** The kind's writable members: top-level ones, and spec's members in place of spec, sorted. */
 export function writableMembers(apiVersion: string, kind: string): string[] {
-  const schema = KubeTypes.shared().add([{ apiVersion, kind }]).kindSchema(apiVersion, kind)!;
-  const root = resolve(schema.definitions[kind]!, schema.definitions);
-  const properties = (node: Schema) => Object.keys((node.properties ?? {}) as Record<string, Schema>);
-  return properties(root)
+  const { top, spec } = kindMembers(apiVersion, kind);
+  return Object.keys(top)
     .filter((member) => !NOT_WRITTEN.has(member))
-    .flatMap((member) => {
-      if (member !== 'spec') return [member];
-      const spec = resolve((root.properties as Record<string, Schema>).spec!, schema.definitions);
-      return properties(spec).map((child) => `spec.${child}`);
-    })
+    .flatMap((member) => (member === 'spec' ? Object.keys(spec).map((child) => `spec.${child}`) : [member]))
     .sort();
 }
 
@@ -35,11 +37,7 @@ export function writableMembers(apiVersion: string, kind: string): string[] {
  * members typed `…VolumeSource`; core/validation: "may not specify more than 1 volume type").
  */
 export function oneOfMembers(apiVersion: string, kind: string): string[] {
-  const schema = KubeTypes.shared().add([{ apiVersion, kind }]).kindSchema(apiVersion, kind)!;
-  const root = resolve(schema.definitions[kind]!, schema.definitions);
-  const spec = (root.properties as Record<string, Schema> | undefined)?.spec;
-  if (spec === undefined) return [];
-  return Object.entries((resolve(spec, schema.definitions).properties ?? {}) as Record<string, Schema>)
+  return Object.entries(kindMembers(apiVersion, kind).spec)
     .filter(([, member]) => typeof member.$ref === 'string' && member.$ref.endsWith('VolumeSource'))
     .map(([name]) => `spec.${name}`)
     .sort();

@@ -2,6 +2,9 @@
 import { cpSync, existsSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { parseTemplate } from '../../src/template/placeholder.js';
+import { isPlainObject } from '../../src/util/json.js';
+import { holds } from './kind-members.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const SHIPPED_REPOS = path.join(ROOT, 'repos');
@@ -97,19 +100,9 @@ export function collectionOfKind(kind: string, repos = SHIPPED_REPOS): ShippedCo
 
 /** The facets (besides master) of the sections of a shipped collection that write `member` (a dotted path, e.g. spec.nodeAffinity). */
 export function facetsWriting(found: ShippedCollection, member: string, repos = SHIPPED_REPOS): string[] {
-  const dir = path.join(repos, found.repository, found.collection, 'sections');
-  const writes = (section: Record<string, unknown>) => {
-    let node: unknown = section;
-    for (const segment of member.split('.')) {
-      if (typeof node !== 'object' || node === null || !Object.hasOwn(node, segment)) return false;
-      node = (node as Record<string, unknown>)[segment];
-    }
-    return true;
-  };
-  return readdirSync(dir)
-    .map((file) => JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as { facets: string[] } & Record<string, unknown>)
-    .filter(writes)
-    .flatMap((section) => section.facets.filter((facet) => facet !== 'master'));
+  return sectionsOf(found, repos)
+    .filter(({ section }) => holds(section, member))
+    .flatMap(({ section }) => section.facets.filter((facet) => facet !== 'master'));
 }
 
 export interface ShippedExample {
@@ -247,16 +240,15 @@ export interface RoomForASection {
  * sections write metadata or its annotations otherwise has none.
  */
 export function roomsForASection(repos = SHIPPED_REPOS): RoomForASection[] {
-  const isObject = (value: unknown): value is Record<string, unknown> =>
-    typeof value === 'object' && value !== null && !Array.isArray(value);
-  const isWhole = (value: unknown) => typeof value === 'string' && /^\{\{[^{}]*\}\}$/.test(value.trim());
-  const mergesWithAnObject = (value: unknown) => value === undefined || isObject(value) || isWhole(value);
+  // A well-formed one: lint refuses the others before the merge could meet them.
+  const isWhole = (value: unknown) => typeof value === 'string' && parseTemplate(value).kind === 'whole';
+  const mergesWithAnObject = (value: unknown) => value === undefined || isPlainObject(value) || isWhole(value);
   return repositoriesIn(repos).flatMap(({ name, collections }) =>
     collections.flatMap((collection) => {
       const found = { repository: name, collection };
       const sections = sectionsOf(found, repos);
       const metadata = sections.map(({ section }) => section.metadata);
-      if (!metadata.every(mergesWithAnObject) || !metadata.every((m) => !isObject(m) || mergesWithAnObject(m.annotations))) return [];
+      if (!metadata.every(mergesWithAnObject) || !metadata.every((m) => !isPlainObject(m) || mergesWithAnObject(m.annotations))) return [];
       const shipped = shippedCollection(name, collection, repos);
       let section = 'managedby';
       for (let n = 2; sections.some((s) => s.name === section); n++) section = `managedby${n}`;
