@@ -15,19 +15,23 @@ const ROOT = path.resolve(import.meta.dirname, '../..');
 const cacheBin = (module: string) =>
   path.join(ROOT, 'node_modules/.cache/facetform/peers', module.split('@')[1]!, path.basename(module.split('@')[0]!));
 
-export interface Peers {
-  helm: string;
-  kubeconform: string;
+/** Why Go tools cannot be installed here, or undefined when `go` runs. */
+export function goMissing(): string | undefined {
+  const go = spawnSync('go', ['version'], { encoding: 'utf8' });
+  return go.error !== undefined || go.status !== 0 ? 'Go is missing (no `go` on PATH)' : undefined;
 }
 
-/** The binaries, building those not built yet; undefined (with the reason logged) when Go is missing. */
-export function installPeers(log: (text: string) => void): Peers | undefined {
-  const wanted = [HELM, KUBECONFORM].map((module) => ({ module, binary: cacheBin(module) }));
+/**
+ * The binaries of `modules` (each `path@version`), in order, building those not built yet; undefined
+ * (with the reason logged) when Go is missing and one is not built.
+ */
+export function installGoTools(modules: string[], log: (text: string) => void): string[] | undefined {
+  const wanted = modules.map((module) => ({ module, binary: cacheBin(module) }));
   const missing = wanted.filter(({ binary }) => !existsSync(binary));
   if (missing.length > 0) {
-    const go = spawnSync('go', ['version'], { encoding: 'utf8' });
-    if (go.error !== undefined || go.status !== 0) {
-      log(`peers skipped: Go is missing (no \`go\` on PATH), so Helm and kubeconform cannot be installed`);
+    const reason = goMissing();
+    if (reason !== undefined) {
+      log(`skipped: ${reason}, so ${missing.map(({ module }) => module).join(', ')} cannot be installed`);
       return undefined;
     }
     for (const { module, binary } of missing) {
@@ -42,7 +46,19 @@ export function installPeers(log: (text: string) => void): Peers | undefined {
       if (built.status !== 0 || !existsSync(binary)) throw new Error(`go install ${module} failed: ${built.stderr}`);
     }
   }
-  const [helm, kubeconform] = wanted.map(({ binary }) => binary) as [string, string];
+  return wanted.map(({ binary }) => binary);
+}
+
+export interface Peers {
+  helm: string;
+  kubeconform: string;
+}
+
+/** Helm and kubeconform, or undefined (with the reason logged) when Go is missing. */
+export function installPeers(log: (text: string) => void): Peers | undefined {
+  const binaries = installGoTools([HELM, KUBECONFORM], (text) => log(`peers ${text}`));
+  if (binaries === undefined) return undefined;
+  const [helm, kubeconform] = binaries as [string, string];
   return { helm, kubeconform };
 }
 
