@@ -10,10 +10,21 @@ import path from 'node:path';
 export const HELM = 'helm.sh/helm/v4/cmd/helm@v4.3.1';
 export const KUBECONFORM = 'github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0';
 
+/** Standalone kustomize, for its KRM function form (`kustomize build --enable-alpha-plugins --enable-exec`). */
+export const KUSTOMIZE = 'sigs.k8s.io/kustomize/kustomize/v5@v5.8.2';
+
 const ROOT = path.resolve(import.meta.dirname, '../..');
-/** Per version, so that changing a pin builds the new one instead of reusing the old binary. */
+/**
+ * Per version, so that changing a pin builds the new one instead of reusing the old binary. Named as
+ * go install names it: a major version suffix (`…/kustomize/v5`) is not the command's name.
+ */
 const cacheBin = (module: string) =>
-  path.join(ROOT, 'node_modules/.cache/facetform/peers', module.split('@')[1]!, path.basename(module.split('@')[0]!));
+  path.join(
+    ROOT,
+    'node_modules/.cache/facetform/peers',
+    module.split('@')[1]!,
+    path.basename(module.split('@')[0]!.replace(/\/v\d+$/, '')),
+  );
 
 /** Why Go tools cannot be installed here, or undefined when `go` runs. */
 export function goMissing(): string | undefined {
