@@ -10,6 +10,7 @@ import { toKubectlYaml } from '../manifest/kubectl-yaml.js';
 import { REQUEST_FILE_API_VERSION } from '../request-file/request-file.js';
 import { isPlainObject, type JsonObject } from '../util/json.js';
 import { fieldPathOf } from './field-path.js';
+import { findingText } from './finding-text.js';
 import { GENERATOR_KIND, type GeneratorConfig, parseGeneratorConfig, rendererOf } from './generator-config.js';
 import { GitopsError } from './gitops-error.js';
 import { errorOfFile, type Finding, renderRequests } from './render-requests.js';
@@ -33,6 +34,8 @@ interface Result {
 export interface FunctionRun {
   output: string;
   exitCode: number;
+  /** The results again as lines for a person: kustomize drops a function's results and shows only its stderr. */
+  stderr: string;
 }
 
 function resultOf(finding: Finding): Result {
@@ -83,7 +86,11 @@ function write(apiVersion: string, items: unknown[], results: Result[]): string 
 }
 
 export async function runResourceList(input: string, base: string, env: NodeJS.ProcessEnv): Promise<FunctionRun> {
-  const refuse = (message: string, apiVersion = RESOURCE_LIST_VERSIONS[0]!, items: unknown[] = []): FunctionRun => ({ output: write(apiVersion, items, [{ message, severity: 'error' }]), exitCode: 1 });
+  const refuse = (message: string, apiVersion = RESOURCE_LIST_VERSIONS[0]!, items: unknown[] = []): FunctionRun => ({
+    output: write(apiVersion, items, [{ message, severity: 'error' }]),
+    exitCode: 1,
+    stderr: `error: ${message}\n`,
+  });
   let list: unknown;
   try {
     list = parseYaml(input, { uniqueKeys: true });
@@ -134,12 +141,13 @@ export async function runResourceList(input: string, base: string, env: NodeJS.P
   const outcome = await renderRequests(sources, renderer, { strict: config.strict ?? false });
   const findings = [...itemProblems.map(errorOfFile), ...named.problems.map(errorOfFile), ...outcome.findings];
   const results = findings.map(resultOf);
-  if (findings.some((finding) => finding.severity === 'error')) return { output: write(apiVersion, items, results), exitCode: 1 };
+  const stderr = findings.map(findingText).join('');
+  if (findings.some((finding) => finding.severity === 'error')) return { output: write(apiVersion, items, results), exitCode: 1, stderr };
 
   const manifestsOf = new Map(outcome.rendered.map((each) => [each.source, each.manifests]));
   const taken = new Map<string, number>();
   const render = (source: RequestSource) => manifestsOf.get(source)!.map((manifest) => placed(manifest, source.file, taken));
   const output = items.flatMap((item, position) => (sourceOfItem.has(position) ? render(sourceOfItem.get(position)!) : [item]));
   output.push(...named.sources.flatMap(render));
-  return { output: write(apiVersion, output, results), exitCode: 0 };
+  return { output: write(apiVersion, output, results), exitCode: 0, stderr };
 }

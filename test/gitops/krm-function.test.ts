@@ -118,6 +118,9 @@ describe('facetform krm', () => {
       field: { path: 'spec.values.web-service.spec.ports[0].port' },
       file: { path: 'requests/web.yaml' },
     });
+    // Kustomize shows a function's stderr, not its results: each result is a line there too.
+    const lines = run.list.results.map((result: any) => `${result.severity}: ${result.file.path}: ${result.resourceRef.kind} ${result.resourceRef.name}: ${result.field.path}: ${result.message}\n`);
+    expect(run.stderr).toBe(lines.join(''));
   });
 
   it('names a member the request file format does not have, and a required one missing, in the request files the config names', async () => {
@@ -159,6 +162,7 @@ describe('facetform krm', () => {
     const notAList = await krm('apiVersion: v1\nkind: List\nitems: []\n');
     expect(notAList.code).toBe(1);
     expect(notAList.list.results).toEqual([expect.objectContaining({ severity: 'error', message: expect.stringMatching(/must be a ResourceList/) })]);
+    expect(notAList.stderr).toBe(`error: ${notAList.list.results[0].message}\n`);
     const badConfig = await krm(resourceList([configMap], generator({ bundle: 'dist' })));
     expect(badConfig.code).toBe(1);
     expect(badConfig.list.items).toEqual([configMap]);
