@@ -2,24 +2,22 @@
  * The kustomize exec plugin (gitops/kustomize/plugin/…/FacetformGenerator) run for real by the
  * installed kubectl's kustomize, on the example kustomization of examples/kustomize/.
  *
- * The comparison applies the example's own transforms (namespace shop, label part-of=shop) to the
- * exec API's answers, as kustomize applies them to every resource: what kustomize prints must be those
- * manifests and the plain Deployment, nothing more. Kustomize writes its own YAML (sorted keys), so
- * that output is compared as data; the plugin's own output is compared byte for byte.
+ * What kustomize prints must be the exec API's manifests and the plain Deployment with the example's
+ * own transforms, nothing more (test/helpers/kustomization.ts, as data); the plugin's own output is
+ * compared byte for byte.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse as parseYaml, parseAllDocuments } from 'yaml';
 import { ROOT, tempDir } from '../helpers/repos.js';
-import { EXAMPLE, execAnswer, facetform, manifestsOf, PLUGIN_HOME, readRequestFile, runProcess } from '../helpers/gitops.js';
+import { EXAMPLE, execAnswer, facetform, PLUGIN_HOME, readRequestFile, runProcess } from '../helpers/gitops.js';
+import { brokenCopy, builtResources, expectedBuild, generatorOf, requestFilesOf } from '../helpers/kustomization.js';
 import { startTestServer, type TestServer } from '../helpers/server.js';
 import { withoutKubectl } from '../helpers/tools.js';
 
-const kustomization = parseYaml(readFileSync(path.join(EXAMPLE, 'kustomization.yaml'), 'utf8'));
-const generatorConfig = parseYaml(readFileSync(path.join(EXAMPLE, kustomization.generators[0]), 'utf8'));
-const requestFiles = readdirSync(path.join(EXAMPLE, 'requests')).sort().map((name) => path.join(EXAMPLE, 'requests', name));
+const generatorConfig = generatorOf(EXAMPLE);
+const requestFiles = requestFilesOf(EXAMPLE);
 
 let server: TestServer;
 beforeAll(async () => {
@@ -28,14 +26,6 @@ beforeAll(async () => {
 afterAll(() => server.close());
 
 const kustomize = (dir: string) => runProcess('kubectl', ['kustomize', '--enable-alpha-plugins', dir], { env: { KUSTOMIZE_PLUGIN_HOME: PLUGIN_HOME } });
-
-/** What the example's namespace and labels transforms do to a resource. */
-function transformed(manifest: any): any {
-  const labels = Object.assign({}, ...kustomization.labels.map((entry: any) => entry.pairs));
-  return { ...manifest, metadata: { ...manifest.metadata, namespace: kustomization.namespace, labels: { ...manifest.metadata.labels, ...labels } } };
-}
-
-const byKindAndName = (a: any, b: any) => `${a.kind}/${a.metadata.name}`.localeCompare(`${b.kind}/${b.metadata.name}`);
 
 describe('the kustomize exec plugin', () => {
   it('is an executable where kustomize looks for kind FacetformGenerator of facetform.dev/v1alpha1', () => {
@@ -61,24 +51,11 @@ describe('the kustomize exec plugin', () => {
   it.skipIf(withoutKubectl)('kubectl kustomize --enable-alpha-plugins builds the example into the exec API\'s manifests, transformed, beside the plain Deployment', async () => {
     const run = await kustomize(EXAMPLE);
     expect(run.code, run.stderr).toBe(0);
-    const built = parseAllDocuments(run.stdout).map((document) => document.toJS());
-    const expected: any[] = [];
-    for (const file of requestFiles) {
-      const request = readRequestFile(file);
-      expected.push(...manifestsOf(request, await execAnswer(server, request, 'json')));
-    }
-    const plain = kustomization.resources.map((file: string) => parseYaml(readFileSync(path.join(EXAMPLE, file), 'utf8')));
-    expect(built.sort(byKindAndName)).toEqual([...expected, ...plain].map(transformed).sort(byKindAndName));
+    expect(builtResources(run.stdout)).toEqual(await expectedBuild(server, EXAMPLE));
   });
 
   it.skipIf(withoutKubectl)('fails the kustomize build on a broken request file, naming the file and the field', async () => {
-    const dir = tempDir();
-    cpSync(EXAMPLE, dir, { recursive: true });
-    writeFileSync(path.join(dir, 'facetform.yaml'), JSON.stringify({ ...generatorConfig, bundles: path.join(ROOT, 'dist') }));
-    const request = readRequestFile(path.join(dir, 'requests/app-config.yaml'));
-    request.spec.facets.push('addon:nothing');
-    writeFileSync(path.join(dir, 'requests/app-config.yaml'), JSON.stringify(request));
-    const run = await kustomize(dir);
+    const run = await kustomize(brokenCopy(EXAMPLE, { ...generatorConfig, bundles: path.join(ROOT, 'dist') }));
     expect(run.code).not.toBe(0);
     expect(run.stdout).toBe('');
     expect(run.stderr).toMatch(/error: requests\/app-config\.yaml: Request app-config: spec\.facets\[2\]: .*addon:nothing/);
