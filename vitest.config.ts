@@ -3,8 +3,9 @@ import { configDefaults, defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // The author's recipe copies the project and runs suites of it again: `npm run test:recipe`.
-    exclude: [...configDefaults.exclude, 'test/author-recipe.test.ts'],
+    // The author's recipe copies the project and runs suites of it again: `npm run test:recipe`. The
+    // tests of test/peers/ need Go to build the tools they run: `npm run test:peers`.
+    exclude: [...configDefaults.exclude, 'test/author-recipe.test.ts', 'test/peers/**'],
     // Builds and servers started as processes take seconds, not milliseconds.
     testTimeout: 60_000,
     hookTimeout: 60_000,
