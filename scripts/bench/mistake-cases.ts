@@ -62,16 +62,20 @@ export function mistakesTable(rows: Array<{ entry: MistakeCase; verdicts: Verdic
 
 /** `readme` with its table replaced by `table`. */
 export function withTable(readme: string, table: string): string {
+  const [from, to] = tableBounds(readme);
+  return readme.slice(0, from) + table + readme.slice(to + TABLE_END.length);
+}
+
+/** Where README's table begins and its end marker stands. */
+function tableBounds(readme: string): [number, number] {
   const [from, to] = [readme.indexOf(TABLE_BEGIN), readme.indexOf(TABLE_END)];
   if (from < 0 || to < from) throw new Error(`README.md has no ${TABLE_BEGIN} … ${TABLE_END} markers`);
-  return readme.slice(0, from) + table + readme.slice(to + TABLE_END.length);
+  return [from, to];
 }
 
 /** The rows of README's table as written, in order. */
 export function readTable(readme: string): Array<{ rule: string; name: string; verdicts: Verdicts }> {
-  const from = readme.indexOf(TABLE_BEGIN);
-  const to = readme.indexOf(TABLE_END);
-  if (from < 0 || to < from) throw new Error(`README.md has no ${TABLE_BEGIN} … ${TABLE_END} markers`);
+  const [from, to] = tableBounds(readme);
   return readme
     .slice(from, to)
     .split('\n')
