@@ -55,11 +55,15 @@ export async function mistakeBench(dist: string, log: (text: string) => void): P
       writeFileSync(file, stringify(manifest));
       return file;
     });
-    const kinds = [...new Map(manifests.map(({ apiVersion, kind }) => [`${apiVersion}|${kind}`, { apiVersion, kind }])).values()];
+    const kinds = [
+      ...new Map(
+        manifests.map(({ apiVersion, kind }) => [`${apiVersion}|${kind}`, { apiVersion: String(apiVersion), kind: String(kind) }]),
+      ).values(),
+    ];
 
     log(`mistakes: ${cases.length} cases through Helm's schema, kubeconform and kubectl-validate …`);
     const helm = cases.map((entry, index) => helmVerdict(peers.helm, entry, manifests[index]!, work));
-    const kubeconform = kubeconformVerdicts(peers.kubeconform, files, kinds as Array<{ apiVersion: string; kind: string }>, work);
+    const kubeconform = kubeconformVerdicts(peers.kubeconform, files, kinds, work);
     const kubectlValidate = kubectlValidateVerdicts(peers.kubectlValidate, files, work);
 
     log('mistakes: the same requests to facetform over HTTP …');
