@@ -12,6 +12,7 @@ import { allSeeds, memoryUnderLoad, startup } from './http-bench.js';
 import { renderBench } from './render-bench.js';
 import { registryBench } from './registry-bench.js';
 import { peerBench, peerRows } from './peer-bench.js';
+import { mistakeBench, mistakeRows } from './mistakes.js';
 import { redisRows } from './redis-bench.js';
 import { scaleOne } from './scale-bench.js';
 import { fixed, type Row, versusBareRows } from './versus-bare.js';
@@ -146,6 +147,10 @@ try {
   const peers = withPeers ? await peerBench(dist, settings.peerServices, log, Math.min(settings.peerServices, 100)) : undefined;
   figures.peers = peers;
   if (peers !== undefined) rows.push(...peerRows(peers));
+  // The same peers (installed by then) on the mistakes of scripts/bench/mistake-cases/; without Go, the line above said why not.
+  const mistakes = peers !== undefined ? await mistakeBench(dist, log) : undefined;
+  figures.mistakes = mistakes?.map(({ entry, verdicts }) => ({ case: entry.name, rule: entry.rule, ...verdicts }));
+  if (mistakes !== undefined) rows.push(...mistakeRows(mistakes));
 
   if (hasDockerRegistry) {
     log('push, pull and poll against docker-registry …');

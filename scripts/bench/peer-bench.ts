@@ -6,13 +6,13 @@
  * be the same objects, so that the comparison is honest. Runnable alone: `npx tsx scripts/bench/peer-bench.ts [--quick]`.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments } from 'yaml';
-import { KubeTypes } from '../../src/kubernetes/kube-types.js';
 import { BENCH_KEY, startOurs } from './http-bench.js';
+import { writeKubeconformSchemas } from './kubeconform-schemas.js';
 import { cpuMicrosOf } from './measure.js';
 import { installPeers, type Peers } from './peers.js';
 import { fixed, type Row } from './versus-bare.js';
@@ -59,24 +59,6 @@ async function timed<T>(
   return { timing: { wallMs, cpuMs: (await cpuMs()) - cpu }, result };
 }
 
-/** kubeconform's Service schema, written from the same Kubernetes types facetform checks with: the bench has no network for kubeconform's own download. */
-function writeSchemas(folder: string): string {
-  const { definitions } = KubeTypes.shared()
-    .add([{ apiVersion: 'v1', kind: 'Service' }])
-    .kindSchema('v1', 'Service')!;
-  // As kubeconform's own -strict schemas are made (openapi2jsonschema --strict): no member the kind does not declare.
-  const strict = (node: unknown): void => {
-    if (typeof node !== 'object' || node === null) return;
-    const schema = node as Record<string, unknown>;
-    if (schema.properties !== undefined && schema.additionalProperties === undefined) schema.additionalProperties = false;
-    Object.values(schema).forEach(strict);
-  };
-  strict(definitions);
-  mkdirSync(folder, { recursive: true });
-  writeFileSync(path.join(folder, 'service-v1.json'), JSON.stringify({ $ref: '#/definitions/Service', definitions }));
-  return `${folder}/{{ .ResourceKind }}{{ .KindSuffix }}.json`;
-}
-
 /** `helm template | kubeconform -strict -summary` on a values file; the number of valid resources. */
 function helmPipeline(peers: Peers, values: string, schemas: string, work: string): number {
   const summary = execFileSync(
@@ -101,7 +83,7 @@ function helmPipeline(peers: Peers, values: string, schemas: string, work: strin
   return Number(counts[1]);
 }
 /** Helm's own folders in the bench's work folder, not the user's home. */
-const helmEnv = (work: string) => ({
+export const helmEnv = (work: string) => ({
   PATH: process.env.PATH!,
   HELM_CACHE_HOME: path.join(work, 'helm/cache'),
   HELM_CONFIG_HOME: path.join(work, 'helm/config'),
@@ -131,7 +113,7 @@ export async function peerBench(
   const work = mkdtempSync(path.join(tmpdir(), 'facetform-peers-'));
   try {
     const sets = Array.from({ length: count }, (_, index) => valuesSet(index));
-    const schemas = writeSchemas(path.join(work, 'schemas'));
+    const schemas = writeKubeconformSchemas(path.join(work, 'schemas'), [{ apiVersion: 'v1', kind: 'Service' }]);
     sets.forEach((set, index) => {
       writeFileSync(path.join(work, `values-${index}.json`), JSON.stringify(set));
       writeFileSync(path.join(work, `request-${index}.json`), JSON.stringify(execRequest(set)));

@@ -9,6 +9,8 @@ import path from 'node:path';
 
 export const HELM = 'helm.sh/helm/v4/cmd/helm@v4.3.1';
 export const KUBECONFORM = 'github.com/yannh/kubeconform/cmd/kubeconform@v0.7.0';
+/** Its only tag; it validates offline with the Kubernetes schemas built into it. */
+export const KUBECTL_VALIDATE = 'sigs.k8s.io/kubectl-validate@v0.0.4';
 
 /** Standalone kustomize, for its KRM function form (`kustomize build --enable-alpha-plugins --enable-exec`). */
 export const KUSTOMIZE = 'sigs.k8s.io/kustomize/kustomize/v5@v5.8.2';
@@ -63,14 +65,15 @@ export function installGoTools(modules: string[], log: (text: string) => void): 
 export interface Peers {
   helm: string;
   kubeconform: string;
+  kubectlValidate: string;
 }
 
-/** Helm and kubeconform, or undefined (with the reason logged) when Go is missing. */
+/** Helm, kubeconform and kubectl-validate, or undefined (with the reason logged) when Go is missing. */
 export function installPeers(log: (text: string) => void): Peers | undefined {
-  const binaries = installGoTools([HELM, KUBECONFORM], (text) => log(`peers ${text}`));
+  const binaries = installGoTools([HELM, KUBECONFORM, KUBECTL_VALIDATE], (text) => log(`peers ${text}`));
   if (binaries === undefined) return undefined;
-  const [helm, kubeconform] = binaries as [string, string];
-  return { helm, kubeconform };
+  const [helm, kubeconform, kubectlValidate] = binaries as [string, string, string];
+  return { helm, kubeconform, kubectlValidate };
 }
 
 // Runnable alone: `npx tsx scripts/bench/peers.ts` installs them and prints where they are.
