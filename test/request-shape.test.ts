@@ -46,6 +46,9 @@ const resources: unknown[] = [
   { repository: 'r', collection: 'c', facets: [1, 'a'] },
   { repository: 'r', collection: 'c', apiVersion: 'v2', release: '1.0.0' },
   { collection: 'c', facets: ['a'] },
+  { repository: 'r', collection: 'c', globalvars: 'x' },
+  { repository: 'r', collection: 'c', globalvars: { X: 'web', 'a~/b': 1, Y: null } },
+  { repository: 'r', collection: 'c', globalvars: {} },
 ];
 const batchBodies: unknown[] = [
   [],
@@ -90,8 +93,11 @@ describe('the request shape', () => {
     expect(resourceProblems({ repository: 'r', collection: 'c', colection: 'c' }, '/resources/0')).toEqual([
       {
         pointer: '/resources/0/colection',
-        detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release',
+        detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release, globalvars',
       },
+    ]);
+    expect(resourceProblems({ repository: 'r', collection: 'c', globalvars: { X: 2 } }, '/resources/3')).toEqual([
+      { pointer: '/resources/3/globalvars/X', detail: 'must be a string naming a key of values' },
     ]);
   });
 });

@@ -10,7 +10,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { parseAllDocuments } from 'yaml';
 import type { MistakeCase, Verdict } from './mistake-cases.js';
 import { writeKubeconformSchemas } from './kubeconform-schemas.js';
-import { helmEnv } from './peer-bench.js';
+import { helmEnv } from './peer-helm.js';
 
 const CHART = path.resolve(import.meta.dirname, 'peer-chart');
 /** The chart renders this collection's Service; other kinds have no chart, so no Helm schema to check. */

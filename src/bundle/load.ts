@@ -9,7 +9,7 @@ import { CollectionRenderPlan } from '../render/render-plan.js';
 import { InputValidator } from '../schema/input-validator.js';
 import type { Bundle, BundleCollection } from './bundle.js';
 import { BundleLoadError, readBundleFile } from './bundle-file.js';
-import { readIndexFile } from './dist-layout.js';
+import { type IndexEntry, readIndexFile } from './dist-layout.js';
 
 export interface LoadedCollection {
   bundle: Bundle;
@@ -55,13 +55,18 @@ export function loadBundleFile(file: string): LoadedBundle {
   return { bundle, file, collections };
 }
 
-/** Loads every bundle the index of `distDir` lists. */
-export function loadBundles(distDir: string): LoadedBundle[] {
-  return readIndexFile(distDir).bundles.map((entry) => {
-    const loaded = loadBundleFile(path.join(distDir, entry.path));
-    if (loaded.bundle.digest !== entry.digest) {
-      throw new BundleLoadError(loaded.file, `digest ${loaded.bundle.digest} differs from the index's ${entry.digest}`);
-    }
-    return loaded;
-  });
+/**
+ * Loads the bundles the index of `distDir` lists: every one, or those `wanted` picks (a command
+ * that renders one repository spares reading and digesting the others at start-up).
+ */
+export function loadBundles(distDir: string, wanted: (entry: IndexEntry) => boolean = () => true): LoadedBundle[] {
+  return readIndexFile(distDir)
+    .bundles.filter(wanted)
+    .map((entry) => {
+      const loaded = loadBundleFile(path.join(distDir, entry.path));
+      if (loaded.bundle.digest !== entry.digest) {
+        throw new BundleLoadError(loaded.file, `digest ${loaded.bundle.digest} differs from the index's ${entry.digest}`);
+      }
+      return loaded;
+    });
 }

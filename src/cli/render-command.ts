@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { BundleLoadError } from '../bundle/bundle-file.js';
+import type { IndexEntry } from '../bundle/dist-layout.js';
 import { loadBundles } from '../bundle/load.js';
 import { BundleRegistry, lookupProblem } from '../bundle/registry.js';
 import { execute } from '../exec/execute.js';
@@ -63,15 +64,23 @@ export async function runRender(args: string[], io: Io): Promise<number> {
   if (!isFormat(options.format)) throw new CliError(`--format must be one of ${FORMATS.join(', ')}`);
   const format = options.format;
   let registry: BundleRegistry;
-  const loadRegistry = () => {
+  const loadRegistry = (wanted?: (entry: IndexEntry) => boolean) => {
     try {
-      registry = new BundleRegistry(loadBundles(options.bundles!));
+      registry = new BundleRegistry(loadBundles(options.bundles!, wanted));
     } catch (error) {
       if (error instanceof BundleLoadError) throw new CliError(error.message);
       throw error;
     }
   };
   const vendorOf = (repository: string) => registry.vendorsOf(repository)[0];
+  /**
+   * Start-up reads only the bundles of the repositories named (`narrow`); when one is not among
+   * them, every bundle, so that what the error lists as known is what exists.
+   */
+  const loadNamed = (repositories: string[], narrow: (entry: IndexEntry) => boolean) => {
+    loadRegistry(narrow);
+    if (repositories.some((name) => vendorOf(name) === undefined)) loadRegistry();
+  };
   const fail = (error: unknown): number => {
     if (!(error instanceof RenderError)) throw error;
     const more = error.more > 0 ? `  … and ${error.more} more\n` : '';
@@ -83,7 +92,11 @@ export async function runRender(args: string[], io: Io): Promise<number> {
     if (positionals.length > 0 || options.values !== undefined || options.request !== undefined)
       throw new CliError('--batch FILE holds the whole request: give no <repository>/<collection>, --values or --request with it');
     const body = await readData(options.batch, io, 'batch');
-    loadRegistry();
+    const named = isPlainObject(body) && Array.isArray(body.resources) ? body.resources : [];
+    const repositories = named.flatMap((resource) =>
+      isPlainObject(resource) && typeof resource.repository === 'string' ? [resource.repository] : [],
+    );
+    loadNamed(repositories, (entry) => repositories.includes(entry.repository));
     const find: FindCollection = (resource, pointer) => {
       const vendor = vendorOf(resource.repository);
       if (vendor !== undefined) return findInRegistry(registry, vendor, resource, pointer);
@@ -130,13 +143,22 @@ export async function runRender(args: string[], io: Io): Promise<number> {
       .map((facet) => facet.trim())
       .filter(Boolean);
 
-  loadRegistry();
   const [repository, collectionName] = target!.split('/') as [string, string];
-  const vendor = vendorOf(repository);
-  if (vendor === undefined) {
-    throw new CliError(`no repository ${repository}; known: ${registry!.repositoryNames().join(', ')}`);
+  const [apiVersion, release] = [options['api-version']!, options.release];
+  const find = () => {
+    const vendor = vendorOf(repository);
+    return vendor === undefined ? undefined : registry.lookup(vendor, repository, apiVersion, collectionName, release);
+  };
+  // The releases of the API version named (all of them when none is: the latest is one of them).
+  loadRegistry(
+    (entry) => entry.repository === repository && entry.apiVersion === apiVersion && (release === undefined || entry.release === release),
+  );
+  let lookup = find();
+  if (lookup === undefined || 'missing' in lookup) {
+    loadRegistry(); // what the error lists as known is what exists
+    lookup = find();
   }
-  const lookup = registry!.lookup(vendor, repository, options['api-version']!, collectionName, options.release);
+  if (lookup === undefined) throw new CliError(`no repository ${repository}; known: ${registry!.repositoryNames().join(', ')}`);
   if ('missing' in lookup) throw new CliError(`no ${lookup.missing} ${lookup.name} in ${repository}; known: ${lookup.known.join(', ')}`);
 
   try {

@@ -1,8 +1,10 @@
 /**
  * Several resources in one call: each resource names a collection (and facets, and optionally an
- * API version and release); all share one `values` and one `globalvars`, so one values object can
- * describe a whole application. Nothing is rendered unless everything renders: the error lists
- * every problem of every resource, with pointers into /resources/N/… and /values/….
+ * API version, a release and globalvars of its own); all share one `values` and one `globalvars`,
+ * so one values object can describe a whole application, and a resource's own globalvars, merged
+ * over the body's, let many resources of one collection read different entries. Nothing is rendered
+ * unless everything renders: the error lists every problem of every resource, with pointers into
+ * /resources/N/…, /values/… and /globalvars/….
  */
 import type { Bundle } from '../bundle/bundle.js';
 import type { LoadedCollection } from '../bundle/load.js';
@@ -56,6 +58,8 @@ interface Run {
   pointer: string;
   resource: BatchResource;
   found: LoadedCollection;
+  /** The body's globalvars with the resource's own over them. */
+  globalvars: unknown;
 }
 
 export function executeBatch(find: FindCollection, body: unknown, options: BatchLimits): BatchResult {
@@ -80,19 +84,21 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
     }
     const found = find(resource as BatchResource, pointer);
     if ('pointer' in found) problems.push(found);
-    else runs.push({ index, pointer, resource: resource as BatchResource, found });
+    else
+      runs.push({ index, pointer, resource: resource as BatchResource, found, globalvars: merged(globalvars, resource as BatchResource) });
   });
-  checkFanOut(runs, values as JsonObject, globalvars, options);
+  checkFanOut(runs, values as JsonObject, options);
 
   const manifests: JsonObject[] = [];
   const bundles: Bundle[] = [];
   const unknown = new Set<string>();
   const used = new Set<string>();
-  for (const { pointer, resource, found } of runs) {
-    const result = checkRequest(found, { facets: resource.facets, values, globalvars }, facetsProblems(resource.facets), options);
-    // Facets belong to the resource; values and globalvars are shared.
+  for (const run of runs) {
+    const { resource, found } = run;
+    const request = { facets: resource.facets, values, globalvars: run.globalvars };
+    const result = checkRequest(found, request, facetsProblems(resource.facets), options);
     for (const problem of result.problems)
-      problems.push(problem.pointer.startsWith('/facets') ? { ...problem, pointer: pointer + problem.pointer } : problem);
+      problems.push(ownsProblem(run, problem.pointer) ? { ...problem, pointer: run.pointer + problem.pointer } : problem);
     if (result.manifest === undefined || result.problems.length > 0) continue;
     used.add(result.valuesId);
     manifests.push(result.manifest);
@@ -104,13 +110,30 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   return { manifests, bundles, unknownMembers: [...unknown], unusedValues: Object.keys(values as object).filter((id) => !used.has(id)) };
 }
 
+/** The globalvars a resource reads through: the body's (shape-checked, so an object or absent) with the resource's own over them. */
+function merged(shared: unknown, resource: BatchResource): unknown {
+  return resource.globalvars === undefined ? shared : { ...(shared as JsonObject | undefined), ...resource.globalvars };
+}
+
+/**
+ * Whether a problem of the resource's check is at a member of the resource: its facets, or its own
+ * globalvars (the variable's entry when the resource names it; the variable's missing entry when
+ * the resource has globalvars, where it would go). values, and the body's globalvars, are shared.
+ */
+function ownsProblem({ resource, found }: Run, pointer: string): boolean {
+  if (pointer.startsWith('/facets')) return true;
+  if (resource.globalvars === undefined) return false;
+  const variable = found.plan.variable;
+  return pointer === '/globalvars' || (pointer === toPointer(['globalvars', variable]) && Object.hasOwn(resource.globalvars, variable));
+}
+
 /**
  * What the resources read, counted before anything is checked: each resource validates, renders and
  * answers the whole values entry it reads, so fifty resources reading one big entry cost fifty times
  * one, and their answer is fifty times as large. Too many JSON values in all is a request over
  * limits; too many bytes, an answer too large (split the batch).
  */
-function checkFanOut(runs: Run[], values: JsonObject, globalvars: unknown, options: BatchLimits): void {
+function checkFanOut(runs: Run[], values: JsonObject, options: BatchLimits): void {
   const maxNodes = options.maxNodes ?? Infinity;
   const maxBytes = options.maxAnswerBytes ?? Infinity;
   if (maxNodes === Infinity && maxBytes === Infinity) return;
@@ -118,7 +141,7 @@ function checkFanOut(runs: Run[], values: JsonObject, globalvars: unknown, optio
   let nodes = 0;
   let bytes = 0;
   for (const run of runs) {
-    const resolved = resolveVariable(run.found.plan.variable, values, globalvars);
+    const resolved = resolveVariable(run.found.plan.variable, values, run.globalvars);
     if ('pointer' in resolved) continue; // the check of the resource reports it
     let size = sizes.get(resolved.id);
     if (size === undefined) {

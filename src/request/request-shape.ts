@@ -36,11 +36,17 @@ const globalvars = {
   additionalProperties: { type: 'string' },
   description: 'Which values entry each template variable reads.',
 } satisfies ShapeSchema;
+/** A batch resource's own: many resources of one collection then read different entries of one values. */
+const resourceGlobalvars = {
+  ...globalvars,
+  description:
+    "Which values entry each template variable reads for this resource only: merged over the body's globalvars, its entries winning.",
+} satisfies ShapeSchema;
 
 /** The body of POST …/collections/<collection>/exec. Other members are ignored (example files carry `$description`). */
 export const execRequestSchema = { type: 'object', required: ['values'], properties: { facets, values, globalvars } } satisfies ShapeSchema;
 
-/** One resource of a batch: a collection to render, and its facets. */
+/** One resource of a batch: a collection to render, its facets, and optionally its own globalvars. */
 export const batchResourceSchema = {
   type: 'object',
   required: ['repository', 'collection'],
@@ -50,6 +56,7 @@ export const batchResourceSchema = {
     facets,
     apiVersion: { type: 'string', description: `The API version; default ${DEFAULT_API_VERSION}.` },
     release: { type: 'string', description: 'Default: the latest release of the API version.' },
+    globalvars: resourceGlobalvars,
   },
   additionalProperties: false,
 } satisfies ShapeSchema;
@@ -63,9 +70,11 @@ export interface BatchResource {
   apiVersion?: string;
   /** Default: the latest release of the API version. */
   release?: string;
+  /** Merged over the body's globalvars for this resource only. */
+  globalvars?: Record<string, string>;
 }
 
-/** The body of POST /apis/repos/<vendor>/exec: several resources sharing one values and one globalvars. */
+/** The body of POST /apis/repos/<vendor>/exec: several resources sharing one values and (but for their own entries) one globalvars. */
 export const batchRequestSchema = {
   type: 'object',
   required: ['resources', 'values'],
@@ -74,7 +83,8 @@ export const batchRequestSchema = {
       type: 'array',
       minItems: 1,
       items: batchResourceSchema,
-      description: "The resources to render, in order; each reads the values entry its collection's variable names in globalvars.",
+      description:
+        "The resources to render, in order; each reads the values entry its collection's variable names in its own globalvars, else in the body's.",
     },
     values,
     globalvars,
@@ -120,6 +130,10 @@ const BATCH_MESSAGES: Record<string, Messages> = {
   '/resources/*/collection': { wrong: 'is required: a string' },
   '/resources/*/apiVersion': { wrong: 'must be a string' },
   '/resources/*/release': { wrong: 'must be a string' },
+  '/resources/*/globalvars': {
+    wrong: "must be an object mapping a template variable to a key of values (merged over the body's globalvars)",
+  },
+  '/resources/*/globalvars/*': { wrong: 'must be a string naming a key of values' },
   ...SHARED_MESSAGES,
 };
 

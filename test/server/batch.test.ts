@@ -81,7 +81,10 @@ describe('batch exec', () => {
         detail: 'no repository "nope"; known: config-and-storage-resources, extend-resources, service-resources',
       },
       { pointer: '/resources/1/collection', detail: 'is required: a string' },
-      { pointer: '/resources/1/color', detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release' },
+      {
+        pointer: '/resources/1/color',
+        detail: 'is not a member of a resource; use repository, collection, facets, apiVersion, release, globalvars',
+      },
       { pointer: '/resources/1/repository', detail: 'is required: a string' },
     ]);
   });
