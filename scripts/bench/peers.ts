@@ -1,7 +1,8 @@
 /**
  * The tools teams run today, installed by the bench itself so that the comparison is with the real
- * thing: Helm and kubeconform, pinned, built with `go install` into a cache folder and reused from
- * there. Without Go the peer rows are skipped, never failed: `npm run bench` must run anywhere.
+ * thing: Helm, kubeconform, kubectl-validate (and kustomize, for `npm run test:peers`), pinned, built
+ * with `go install` into a cache folder and reused from there. Without Go the peer rows are skipped,
+ * never failed: `npm run bench` must run anywhere.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
