@@ -230,7 +230,9 @@ try {
 }
 
 const header = ['benchmark', 'compared with', 'figure', 'goal', quick ? 'smoke run' : 'met'];
-const table = [header, ...rows.map((row) => [row.benchmark, row.comparedWith, row.figure, row.goal, quick ? '-' : row.met ? 'yes' : 'NO'])];
+// A cell's own | (helm template | kubeconform) is escaped, or Markdown would read it as a column.
+const cells = (row: Row) => [row.benchmark, row.comparedWith, row.figure, row.goal].map((cell) => cell.replaceAll('|', '\\|'));
+const table = [header, ...rows.map((row) => [...cells(row), quick ? '-' : row.met ? 'yes' : 'NO'])];
 const widths = header.map((_, column) => Math.max(...table.map((line) => line[column]!.length)));
 const print = (line: string[]) => `| ${line.map((cell, column) => cell.padEnd(widths[column]!)).join(' | ')} |`;
 console.log([print(header), `|${widths.map((width) => '-'.repeat(width + 2)).join('|')}|`, ...table.slice(1).map(print)].join('\n'));

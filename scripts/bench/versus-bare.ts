@@ -18,8 +18,18 @@ export interface Row {
 
 export const fixed = (value: number, digits = 1) => value.toFixed(digits);
 
-/** Requests per second, p99 and server CPU per request of ours against the bare server; goals only for exec. */
-function httpRows(name: string, comparedWith: string, http: { ours: LoadFigures; bare: LoadFigures }, goals: boolean): Row[] {
+/**
+ * Which figure of a route carries a goal (issue 35): the framework is judged by GET /healthz's
+ * requests per second against a bare Koa GET, the product by exec's server CPU per request against a
+ * bare Koa route that parses the same body; the other figures are shown.
+ */
+interface HttpGoals {
+  rps?: number;
+  cpu?: number;
+}
+
+/** Requests per second, p99 and server CPU per request of ours against the bare server. */
+function httpRows(name: string, comparedWith: string, http: { ours: LoadFigures; bare: LoadFigures }, goals: HttpGoals): Row[] {
   const rpsRatio = http.ours.requestsPerSecond / http.bare.requestsPerSecond;
   const p99Ratio = http.ours.p99Ms / Math.max(http.bare.p99Ms, 1);
   const [ours, bare] = [http.ours.cpuMicrosPerRequest!, http.bare.cpuMicrosPerRequest!];
@@ -28,22 +38,22 @@ function httpRows(name: string, comparedWith: string, http: { ours: LoadFigures;
       benchmark: name,
       comparedWith,
       figure: `${fixed(rpsRatio * 100, 0)}% of its req/s (${fixed(http.ours.requestsPerSecond, 0)} vs ${fixed(http.bare.requestsPerSecond, 0)})`,
-      goal: goals ? '≥ 90%' : 'shown',
-      met: !goals || rpsRatio >= 0.9,
+      goal: goals.rps === undefined ? 'shown' : `≥ ${fixed(goals.rps * 100, 0)}%`,
+      met: goals.rps === undefined || rpsRatio >= goals.rps,
     },
     {
       benchmark: '',
       comparedWith,
       figure: `p99 ${fixed(p99Ratio, 2)}x (${fixed(http.ours.p99Ms)} ms vs ${fixed(http.bare.p99Ms)} ms)`,
-      goal: goals ? '≤ 1.5x' : 'shown',
-      met: !goals || p99Ratio <= 1.5,
+      goal: 'shown',
+      met: true,
     },
     {
       benchmark: '',
       comparedWith: 'its server CPU per request',
       figure: `${fixed(ours / bare, 2)}x (${fixed(ours, 0)} µs vs ${fixed(bare, 0)} µs)`,
-      goal: 'shown',
-      met: true,
+      goal: goals.cpu === undefined ? 'shown' : `≤ ${goals.cpu}x`,
+      met: goals.cpu === undefined || ours / bare <= goals.cpu,
     },
     {
       benchmark: '',
@@ -68,8 +78,8 @@ export async function versusBareRows(dist: string, settings: HttpSettings, log: 
   log('GET /healthz against a bare Koa GET …');
   const health = await versusBare(dist, healthz(), settings);
   const rows = [
-    ...httpRows('exec over HTTP (50 conn.)', 'bare Koa route', http, true),
-    ...httpRows('GET /healthz (50 conn.)', 'bare Koa GET', health, false),
+    ...httpRows('exec over HTTP (50 conn.)', 'bare Koa route', http, { cpu: 1.5 }),
+    ...httpRows('GET /healthz (50 conn.)', 'bare Koa GET', health, { rps: 0.9 }),
   ];
   return { figures: { http, healthz: health }, rows };
 }
