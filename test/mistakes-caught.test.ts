@@ -6,7 +6,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { missedCases, mistakeCases, readTable } from '../scripts/bench/mistake-cases.js';
+import { caseCollection, missedCases, mistakeCases, readTable } from '../scripts/bench/mistake-cases.js';
+import { loadBundles } from '../src/bundle/load.js';
 import { ROOT } from './helpers/repos.js';
 import { execPath, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -41,6 +42,27 @@ describe("README's table of mistakes caught", () => {
       expect(response.status).toBe(row.verdicts.facetform === 'refused' ? 422 : 200);
     },
   );
+
+  it("renders each case for the peers with the release the server answers the case's collection with", async () => {
+    // The committed dist/ holds every release, as the bench's build does: the oldest is not the one served.
+    const dist = path.join(ROOT, 'dist');
+    const bundles = loadBundles(dist);
+    const released = await startTestServer({ dist });
+    try {
+      for (const control of cases.filter(({ rule }) => rule === 'valid')) {
+        const [repository, collection] = control.collection.split('/') as [string, string];
+        const response = await released.request(execPath(repository, collection), { method: 'POST', json: control.request });
+        await response.arrayBuffer();
+        const served = response.headers.get('x-facetform-release');
+        for (const entry of cases.filter((each) => each.collection === control.collection)) {
+          const { release } = caseCollection(bundles, entry).bundle.repository;
+          expect({ case: entry.name, release }).toEqual({ case: entry.name, release: served });
+        }
+      }
+    } finally {
+      await released.close();
+    }
+  });
 
   it('shows facetform refusing every mistake a peer refuses, and every tool accepting the controls', () => {
     expect(missedCases(table)).toEqual([]);

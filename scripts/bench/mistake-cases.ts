@@ -5,6 +5,9 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LoadedBundle, LoadedCollection } from '../../src/bundle/load.js';
+import { BundleRegistry } from '../../src/bundle/registry.js';
+import { DEFAULT_API_VERSION } from '../../src/request/request-shape.js';
 
 const FOLDER = path.resolve(import.meta.dirname, 'mistake-cases');
 
@@ -40,6 +43,19 @@ export function mistakeCases(): MistakeCase[] {
         request: { facets, values: entry.values, globalvars },
       }));
     });
+}
+
+/**
+ * The collection a case's request renders with, as the server picks it: the latest release of the
+ * default API version (a dist/ holds every release, the oldest first). The peers check what it renders.
+ */
+export function caseCollection(bundles: LoadedBundle[], entry: MistakeCase): LoadedCollection {
+  const [repository, name] = entry.collection.split('/') as [string, string];
+  const registry = new BundleRegistry(bundles);
+  const vendor = registry.vendorsOf(repository)[0];
+  const lookup = vendor === undefined ? undefined : registry.lookup(vendor, repository, DEFAULT_API_VERSION, name);
+  if (lookup === undefined || 'missing' in lookup) throw new Error(`no bundle holds ${entry.collection}`);
+  return lookup.found;
 }
 
 /** What a tool did with a case: `—` where it has nothing to check the case with (Helm without a chart for the kind). */

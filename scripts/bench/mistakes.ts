@@ -12,7 +12,7 @@ import path from 'node:path';
 import { stringify } from 'yaml';
 import { loadBundles } from '../../src/bundle/load.js';
 import { BENCH_KEY, startOurs } from './http-bench.js';
-import { missedCases, mistakeCases, mistakesTable, withTable, type MistakeCase, type Verdicts } from './mistake-cases.js';
+import { caseCollection, missedCases, mistakeCases, mistakesTable, withTable, type MistakeCase, type Verdicts } from './mistake-cases.js';
 import { checkRefusesSomething, helmVerdict, kubeconformVerdicts, kubectlValidateVerdicts } from './mistake-peers.js';
 import { installPeers } from './peers.js';
 import type { Row } from './versus-bare.js';
@@ -44,12 +44,7 @@ export async function mistakeBench(dist: string, log: (text: string) => void): P
     const cases = mistakeCases();
     const bundles = loadBundles(dist);
     // The manifest as the request renders it, before facetform's checks: what a template tool would hand on.
-    const manifests = cases.map((entry) => {
-      const [repository, name] = entry.collection.split('/');
-      const loaded = bundles.find((bundle) => bundle.bundle.repository.name === repository)?.collections.get(name!);
-      if (loaded === undefined) throw new Error(`no bundle holds ${entry.collection}`);
-      return loaded.plan.render(entry.request);
-    });
+    const manifests = cases.map((entry) => caseCollection(bundles, entry).plan.render(entry.request));
     const files = manifests.map((manifest, index) => {
       const file = path.join(work, `case-${String(index).padStart(2, '0')}.yaml`);
       writeFileSync(file, stringify(manifest));
