@@ -97,8 +97,7 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
     const { resource, found } = run;
     const request = { facets: resource.facets, values, globalvars: run.globalvars };
     const result = checkRequest(found, request, facetsProblems(resource.facets), options);
-    for (const problem of result.problems)
-      problems.push(ownsProblem(run, problem.pointer) ? { ...problem, pointer: run.pointer + problem.pointer } : problem);
+    for (const problem of result.problems) problems.push(placed(run, problem));
     if (result.manifest === undefined || result.problems.length > 0) continue;
     used.add(result.valuesId);
     manifests.push(result.manifest);
@@ -113,6 +112,16 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
 /** The globalvars a resource reads through: the body's (shape-checked, so an object or absent) with the resource's own over them. */
 function merged(shared: unknown, resource: BatchResource): unknown {
   return resource.globalvars === undefined ? shared : { ...(shared as JsonObject | undefined), ...resource.globalvars };
+}
+
+/**
+ * A problem of the resource's check, where the body has it: under the resource when it owns it; at
+ * the shared member otherwise, and a variable with no entry in the body's globalvars names the
+ * resource that reads it (of fifty resources, the caller must learn which one lacks it).
+ */
+function placed(run: Run, problem: Problem): Problem {
+  if (ownsProblem(run, problem.pointer)) return { ...problem, pointer: run.pointer + problem.pointer };
+  return problem.pointer === '/globalvars' ? { ...problem, detail: `${problem.detail} (read by ${run.pointer})` } : problem;
 }
 
 /**

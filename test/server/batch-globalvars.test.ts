@@ -98,6 +98,19 @@ describe("a batch resource's own globalvars", () => {
     ]);
   });
 
+  it('names each resource that reads a variable the body has no entry for, so that one of many is found', async () => {
+    // No globalvars in the body: the first and third resources lack the entry, the second names its own.
+    const body = { resources: [resource(), resource({ [service.variable]: 'api' }), resource()], values };
+    const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: body }));
+    expect(problem.status).toBe(422);
+    const missing = problem.errors.filter((error: { pointer: string }) => error.pointer === '/globalvars');
+    expect(missing.map((error: { detail: string }) => / \(read by (\/resources\/\d+)\)$/.exec(error.detail)?.[1])).toEqual([
+      '/resources/0',
+      '/resources/2',
+    ]);
+    expect(missing[0].detail).toContain(`has no entry for ${service.variable}`);
+  });
+
   it('is counted by the limits per resource: the values nodes and answer bytes of the entry each resource reads', async () => {
     const facets = facetsWriting(configMap, 'data');
     const ofConfigMap = (id?: string) => ({
