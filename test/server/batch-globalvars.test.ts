@@ -103,12 +103,9 @@ describe("a batch resource's own globalvars", () => {
     const body = { resources: [resource(), resource({ [service.variable]: 'api' }), resource()], values };
     const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: body }));
     expect(problem.status).toBe(422);
-    const missing = problem.errors.filter((error: { pointer: string }) => error.pointer === '/globalvars');
-    expect(missing.map((error: { detail: string }) => / \(read by (\/resources\/\d+)\)$/.exec(error.detail)?.[1])).toEqual([
-      '/resources/0',
-      '/resources/2',
-    ]);
-    expect(missing[0].detail).toContain(`has no entry for ${service.variable}`);
+    const missing = problem.errors!.filter((error) => error.pointer === '/globalvars');
+    expect(missing.map((error) => / \(read by (\/resources\/\d+)\)$/.exec(error.detail)?.[1])).toEqual(['/resources/0', '/resources/2']);
+    expect(missing[0]!.detail).toContain(`has no entry for ${service.variable}`);
   });
 
   it('is counted by the limits per resource: the values nodes and answer bytes of the entry each resource reads', async () => {
