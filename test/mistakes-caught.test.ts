@@ -8,6 +8,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { caseCollection, missedCases, mistakeCases, readTable } from '../scripts/bench/mistake-cases.js';
 import { loadBundles } from '../src/bundle/load.js';
+import { BundleRegistry } from '../src/bundle/registry.js';
 import { ROOT } from './helpers/repos.js';
 import { execPath, startTestServer, type TestServer } from './helpers/server.js';
 
@@ -46,7 +47,7 @@ describe("README's table of mistakes caught", () => {
   it("renders each case for the peers with the release the server answers the case's collection with", async () => {
     // The committed dist/ holds every release, as the bench's build does: the oldest is not the one served.
     const dist = path.join(ROOT, 'dist');
-    const bundles = loadBundles(dist);
+    const registry = new BundleRegistry(loadBundles(dist));
     const released = await startTestServer({ dist });
     try {
       for (const control of cases.filter(({ rule }) => rule === 'valid')) {
@@ -55,7 +56,7 @@ describe("README's table of mistakes caught", () => {
         await response.arrayBuffer();
         const served = response.headers.get('x-facetform-release');
         for (const entry of cases.filter((each) => each.collection === control.collection)) {
-          const { release } = caseCollection(bundles, entry).bundle.repository;
+          const { release } = caseCollection(registry, entry).bundle.repository;
           expect({ case: entry.name, release }).toEqual({ case: entry.name, release: served });
         }
       }

@@ -8,9 +8,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { globSync } from 'glob';
+import { compile } from 'path-to-regexp';
+import { ROUTES } from '../../src/server/routes/route-table.js';
 import { cpuMicrosOf, rssOf, sleep, spawnUntilUrl, type Spawned } from './measure.js';
 
 export const BENCH_KEY = 'bench-key-0123456789';
+
+/** A collection's exec path and the batch path of the shipped vendor, filled in from the server's route table. */
+export const execPathOf = (repository: string, collection: string): string =>
+  compile(ROUTES.exec.path)({ vendor: 'facetform', repository, apiVersion: 'v1', collection });
+export const BATCH_PATH = compile(ROUTES.batch.path)({ vendor: 'facetform' });
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export interface LoadFigures {
@@ -37,7 +44,7 @@ function seedTarget(repository: string, collection: string): Target {
   delete seed.$description;
   return {
     method: 'POST',
-    path: `/apis/repos/facetform/${repository}/v1/resources/collections/${collection}/exec`,
+    path: execPathOf(repository, collection),
     body: JSON.stringify(seed),
   };
 }

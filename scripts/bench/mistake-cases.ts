@@ -5,8 +5,8 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { LoadedBundle, LoadedCollection } from '../../src/bundle/load.js';
-import { BundleRegistry } from '../../src/bundle/registry.js';
+import type { LoadedCollection } from '../../src/bundle/load.js';
+import type { BundleRegistry } from '../../src/bundle/registry.js';
 import { DEFAULT_API_VERSION } from '../../src/request/request-shape.js';
 
 const FOLDER = path.resolve(import.meta.dirname, 'mistake-cases');
@@ -49,9 +49,8 @@ export function mistakeCases(): MistakeCase[] {
  * The collection a case's request renders with, as the server picks it: the latest release of the
  * default API version (a dist/ holds every release, the oldest first). The peers check what it renders.
  */
-export function caseCollection(bundles: LoadedBundle[], entry: MistakeCase): LoadedCollection {
+export function caseCollection(registry: BundleRegistry, entry: MistakeCase): LoadedCollection {
   const [repository, name] = entry.collection.split('/') as [string, string];
-  const registry = new BundleRegistry(bundles);
   const vendor = registry.vendorsOf(repository)[0];
   const lookup = vendor === undefined ? undefined : registry.lookup(vendor, repository, DEFAULT_API_VERSION, name);
   if (lookup === undefined || 'missing' in lookup) throw new Error(`no bundle holds ${entry.collection}`);

@@ -1,6 +1,6 @@
 /**
- * Mistakes caught: every case of scripts/bench/mistake-cases/ (one broken input per rule class of the
- * API server's own validation, and a valid control per kind) through Helm's values schema, kubeconform
+ * Mistakes caught: every case of scripts/bench/mistake-cases/ (broken inputs across the rule classes of
+ * the API server's own validation, and a valid control per kind) through Helm's values schema, kubeconform
  * -strict, kubectl-validate and facetform's server. The manifest the peers check is what the case's
  * request renders, unchecked. Runnable alone: `npx tsx scripts/bench/mistakes.ts [--write]` prints the
  * table, says whether README's is the same, and with --write writes it.
@@ -11,7 +11,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { stringify } from 'yaml';
 import { loadBundles } from '../../src/bundle/load.js';
-import { BENCH_KEY, startOurs } from './http-bench.js';
+import { BundleRegistry } from '../../src/bundle/registry.js';
+import { BENCH_KEY, execPathOf, startOurs } from './http-bench.js';
 import { caseCollection, missedCases, mistakeCases, mistakesTable, withTable, type MistakeCase, type Verdicts } from './mistake-cases.js';
 import { checkRefusesSomething, helmVerdict, kubeconformVerdicts, kubectlValidateVerdicts } from './mistake-peers.js';
 import { installPeers } from './peers.js';
@@ -20,16 +21,14 @@ import type { Row } from './versus-bare.js';
 const ROOT = path.resolve(import.meta.dirname, '../..');
 export type MistakeRows = Array<{ entry: MistakeCase; verdicts: Verdicts }>;
 
-/** The exec path of a case's collection. */
-export const execPathOf = (collection: string) => {
-  const [repository, name] = collection.split('/');
-  return `/apis/repos/facetform/${repository}/v1/resources/collections/${name}/exec`;
-};
-
 /** What facetform's server answers a case: 422 is a refusal, 200 an acceptance; anything else is a failure of the bench. */
 export async function facetformVerdict(url: string, entry: MistakeCase, apiKey: string): Promise<'refused' | 'accepted'> {
   const headers = { 'content-type': 'application/json', 'x-apikey': apiKey };
-  const response = await fetch(url + execPathOf(entry.collection), { method: 'POST', headers, body: JSON.stringify(entry.request) });
+  const response = await fetch(url + execPathOf(...(entry.collection.split('/') as [string, string])), {
+    method: 'POST',
+    headers,
+    body: JSON.stringify(entry.request),
+  });
   await response.arrayBuffer();
   if (response.status !== 200 && response.status !== 422) throw new Error(`exec of ${entry.name}: ${response.status}`);
   return response.status === 422 ? 'refused' : 'accepted';
@@ -42,9 +41,9 @@ export async function mistakeBench(dist: string, log: (text: string) => void): P
   const work = mkdtempSync(path.join(tmpdir(), 'facetform-mistakes-'));
   try {
     const cases = mistakeCases();
-    const bundles = loadBundles(dist);
+    const registry = new BundleRegistry(loadBundles(dist));
     // The manifest as the request renders it, before facetform's checks: what a template tool would hand on.
-    const manifests = cases.map((entry) => caseCollection(bundles, entry).plan.render(entry.request));
+    const manifests = cases.map((entry) => caseCollection(registry, entry).plan.render(entry.request));
     const files = manifests.map((manifest, index) => {
       const file = path.join(work, `case-${String(index).padStart(2, '0')}.yaml`);
       writeFileSync(file, stringify(manifest));

@@ -11,15 +11,14 @@ import { Agent, request as httpRequest } from 'node:http';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
 import { LIMIT_SETTINGS } from '../../src/server/settings/limits.js';
-import { BENCH_KEY, startOurs } from './http-bench.js';
+import { BATCH_PATH, BENCH_KEY, execPathOf, startOurs } from './http-bench.js';
 import { cpuMicrosOf } from './measure.js';
 import { type Timing, timed, type ValuesSet } from './peer-helm.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const BIN = path.join(ROOT, 'bin/facetform.js');
 const [REPOSITORY, COLLECTION] = ['service-resources', 'service'];
-const EXEC_PATH = `/apis/repos/facetform/${REPOSITORY}/v1/resources/collections/${COLLECTION}/exec`;
-const BATCH_PATH = '/apis/repos/facetform/exec';
+const EXEC_PATH = execPathOf(REPOSITORY, COLLECTION);
 const SEED = JSON.parse(readFileSync(path.join(ROOT, 'repos', REPOSITORY, COLLECTION, 'examples/seed.json'), 'utf8'));
 const VARIABLE = Object.keys(SEED.globalvars)[0]!;
 /** A batch as large as a default server takes: its resources, and the values entries they read. */

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { generateRepos } from './generate-repos.js';
-import { load, startOurs, BENCH_KEY, type Target } from './http-bench.js';
+import { execPathOf, load, startOurs, BENCH_KEY, type Target } from './http-bench.js';
 import { rssOf, sleep } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -29,7 +29,7 @@ function targetsOf(dist: string, count: number, spread: number): Target[] {
     delete example.$description;
     targets.push({
       method: 'POST',
-      path: `/apis/repos/facetform/${repository}/v1/resources/collections/${name}/exec`,
+      path: execPathOf(repository, name),
       body: JSON.stringify(example),
     });
   }
