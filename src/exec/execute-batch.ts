@@ -16,6 +16,7 @@ import { type BatchResource, batchRequestProblems, facetsProblems, resourceProbl
 import { resolveVariable } from '../request/resolve.js';
 import { countJsonValues, isPlainObject, type JsonObject, POINTER_CHARACTERS_PER_VALUE, toPointer } from '../util/json.js';
 import { cut } from '../util/text.js';
+import { WorkBudget } from '../util/work-budget.js';
 import { checkRequest } from './execute.js';
 
 /** Finds a resource's collection, or says what is wrong with the names, as a problem under `pointer`. */
@@ -50,6 +51,8 @@ export interface BatchLimits {
   maxNodes?: number;
   /** Bytes of the answer: the values entries the resources read may not add up to more. */
   maxAnswerBytes?: number;
+  /** Milliseconds the resources' checks may take in all; the resource not reached by then is refused. */
+  maxCheckMs?: number;
 }
 
 /** A resource that names a collection that exists: it will be checked and rendered. */
@@ -93,7 +96,9 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   const bundles: Bundle[] = [];
   const unknown = new Set<string>();
   const used = new Set<string>();
+  const budget = new WorkBudget(options.maxCheckMs ?? Infinity);
   for (const run of runs) {
+    if (budget.exhausted) throw overBudget(run, budget);
     const { resource, found } = run;
     const request = { facets: resource.facets, values, globalvars: run.globalvars };
     const result = checkRequest(found, request, facetsProblems(resource.facets), options);
@@ -107,6 +112,14 @@ export function executeBatch(find: FindCollection, body: unknown, options: Batch
   // Resources reading one values entry find its problems each.
   if (problems.length > 0) throw renderError('Invalid request', distinctProblems(problems));
   return { manifests, bundles, unknownMembers: [...unknown], unusedValues: Object.keys(values as object).filter((id) => !used.has(id)) };
+}
+
+/** The first resource not checked within the budget: the caller learns where to split. */
+function overBudget(run: Run, budget: WorkBudget): RenderError {
+  const detail =
+    `not checked: the resources before it took ${Math.round(budget.elapsedMs)} ms, and the checks of one request may ` +
+    `take at most ${budget.maxMs} ms; split the batch here`;
+  return new RenderError('Request over limits', [{ pointer: run.pointer, detail }]);
 }
 
 /** The globalvars a resource reads through: the body's (shape-checked, so an object or absent) with the resource's own over them. */

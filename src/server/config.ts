@@ -66,6 +66,8 @@ export interface RequestLimits {
   maxValuesNodes: number;
   /** Resources in one batch request. */
   maxResources: number;
+  /** Milliseconds the checks of one batch may take. */
+  maxCheckMs: number;
   /** Bytes of one answer. */
   maxAnswerBytes: number;
   /** Bytes of request bodies being read and answers not yet sent, in all, in one process. */
@@ -103,6 +105,7 @@ export function readLimits(env: NodeJS.ProcessEnv): RequestLimits {
     maxItems: read(SETTING.MAX_ITEMS),
     maxValuesNodes: read(SETTING.MAX_VALUES_NODES),
     maxResources: read(SETTING.MAX_RESOURCES),
+    maxCheckMs: read(SETTING.MAX_CHECK_MS),
     maxAnswerBytes: read(SETTING.MAX_ANSWER_BYTES),
     maxInflightBytes: read(SETTING.MAX_INFLIGHT_BYTES),
   };

@@ -111,6 +111,27 @@ describe('request limits', () => {
       { pointer: '/values/w/spec/ports', detail: 'has 21 items; at most 20' },
     ]);
   });
+  it('stop a batch whose checks pass MAX_CHECK_MS before the next resource, naming where to split it', async () => {
+    // A millisecond: a Service of 200 named ports takes more than that to check on any machine, so the
+    // budget is spent after the first resource whatever the load, and the second is where the batch stops.
+    server = await startTestServer({
+      state: { limits: { maxValuesEntries: 3, maxStringLength: 100, maxItems: 1000, maxResources: 50, maxCheckMs: 1 } },
+    });
+    const ports = Array.from({ length: 200 }, (_, index) => ({ name: `p${index}`, port: 1000 + index }));
+    const resources = Array.from({ length: 10 }, () => ({
+      repository: service.repository,
+      collection: service.collection,
+      facets: ['addon:ports'],
+    }));
+    const body = { resources, values: { w: { metadata: { name: 'w' }, spec: { ports } } } };
+    const problem = await problemOf(await server.request('/apis/repos/facetform/exec', { method: 'POST', json: body }));
+    expect(problem).toMatchObject({ status: 422, title: 'Request over limits' });
+    expect(problem.errors).toHaveLength(1);
+    expect(problem.errors![0]!.pointer).toBe('/resources/1');
+    expect(problem.errors![0]!.detail).toMatch(
+      /^not checked: the resources before it took \d+ ms, and the checks of one request may take at most 1 ms; split the batch here$/,
+    );
+  });
 });
 
 describe('server timeouts', () => {

@@ -33,8 +33,8 @@ export function batchRoutes(router: Router, state: ServerState): void {
     const find: FindCollection = (resource, pointer) => findInRegistry(registry, vendor, resource, pointer);
     let result;
     try {
-      const { maxResources, maxValuesNodes, maxAnswerBytes } = state.limits;
-      result = executeBatch(find, body, { strict, maxResources, maxNodes: maxValuesNodes, maxAnswerBytes });
+      const { maxResources, maxValuesNodes, maxAnswerBytes, maxCheckMs } = state.limits;
+      result = executeBatch(find, body, { strict, maxResources, maxNodes: maxValuesNodes, maxAnswerBytes, maxCheckMs });
     } catch (error) {
       if (error instanceof AnswerTooLarge) throw answerTooLarge(error, `/resources/${error.index}`, SPLIT);
       if (!(error instanceof RenderError)) throw error;

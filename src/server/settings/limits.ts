@@ -32,6 +32,13 @@ export const LIMIT_SETTINGS = {
     ...wholeNumber(100, 10_000_000),
   },
   MAX_RESOURCES: { name: 'MAX_RESOURCES', default: '50', description: 'resources in one batch request', ...wholeNumber(1, 10_000) },
+  MAX_CHECK_MS: {
+    name: 'MAX_CHECK_MS',
+    default: '5000',
+    description:
+      "milliseconds the checks of one batch request may take in all. Each check is linear in what the request brings, but a batch multiplies a values entry by the resources that read it; the resource not reached in time is refused (422 `Request over limits` at `/resources/N`: split the batch there). Holds the event loop, and so `/healthz`, well under the liveness probe's 30 s",
+    ...wholeNumber(100, 600_000),
+  },
   MAX_ANSWER_BYTES: {
     name: 'MAX_ANSWER_BYTES',
     default: String(4 * MiB),
