@@ -385,6 +385,34 @@ describe('values only the manifest check can judge', () => {
       { pointer: '/facets', detail: expect.stringContaining(facetsWriting(storageClass, 'provisioner').at(-1)!) },
     ]);
   });
+  it('points at the values, in the API server’s words, when the facet that writes the member is already chosen', async () => {
+    // An Ingress needs rules or a default backend: with every facet that writes its spec chosen, the
+    // values lack them, and the answer says so at the values member, not "select a facet".
+    const ingress = collectionOfKind('Ingress');
+    const facets = facetsWriting(ingress, 'spec');
+    const response = await server.request(execPath(ingress.repository, ingress.collection), {
+      method: 'POST',
+      json: { facets, values: { web: { ...meta, spec: {} } } },
+    });
+    const problem = await problemOf(response);
+    expect(problem.errors).toEqual([
+      { pointer: '/values/web/spec', detail: expect.stringContaining('either `defaultBackend` or `rules` must be specified') },
+    ]);
+
+    // A basic-auth Secret whose keys are written as stringData: a missing key is missing there.
+    const secret = collectionOfKind('Secret');
+    const chosen = [...facetsWriting(secret, 'type'), ...facetsWriting(secret, 'stringData')];
+    const missing = await problemOf(
+      await server.request(execPath(secret.repository, secret.collection), {
+        method: 'POST',
+        json: { facets: chosen, values: { s: { metadata: { name: 's' }, type: 'kubernetes.io/basic-auth', stringData: { other: 'x' } } } },
+      }),
+    );
+    expect(missing.errors!.map((error) => [error.pointer, error.detail.split(':')[0]])).toEqual([
+      ['/values/s/stringData/password', 'Required value'],
+      ['/values/s/stringData/username', 'Required value'],
+    ]);
+  });
 });
 
 describe("lint judges the sections' own values", () => {

@@ -12,6 +12,7 @@ import {
 import { type LintMessage, LintReport } from '../src/lint/report.js';
 import { lintConflicts, lintMaster } from '../src/lint/rules/collection.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from '../src/lint/rules/repository-files.js';
+import { lintInputTypes } from '../src/lint/rules/input-types.js';
 import { lintInterpolatedLandings } from '../src/lint/rules/kubernetes.js';
 import { lintRefinements } from '../src/lint/rules/refinements.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../src/lint/rules/sections.js';
@@ -188,6 +189,42 @@ describe('each lint rule alone', () => {
     );
     expect(messages.map((message) => [message.line, message.message])).toEqual([
       [6, 'text with a placeholder always renders a string, but Kubernetes wants integer int32 at /spec/replicas'],
+    ]);
+  });
+
+  it('lintInputTypes: a new section reading an input at a type no value shares with the others is blamed, naming them', () => {
+    const widget: KindSchema = {
+      kind: 'ConfigMap',
+      apiVersion: 'v1',
+      definitions: {
+        ConfigMap: {
+          type: 'object',
+          properties: {
+            spec: {
+              type: 'object',
+              properties: { items: { type: 'array', items: { type: 'string' } }, count: { type: 'integer' }, other: { type: 'array' } },
+            },
+            metadata: { type: 'object', properties: { annotations: { type: 'object', additionalProperties: { type: 'string' } } } },
+          },
+        },
+      },
+    };
+    const messages = lintAlone(
+      {
+        ...sectionFile('items', { spec: { items: '{{ __SET_ID__.spec.items }}' } }),
+        ...sectionFile('again', { spec: { other: '{{ __SET_ID__.spec.items }}' } }),
+        ...sectionFile('note', { metadata: { annotations: { note: '{{ __SET_ID__.spec.items }}' } } }),
+        // Interpolated into text: a scalar, which an integer member shares with any number.
+        ...sectionFile('count', { spec: { count: '{{ __SET_ID__.n }}' }, metadata: { annotations: { n: 'n={{ __SET_ID__.n }}' } } }),
+      },
+      ({ collection }, report) => lintInputTypes(collection, widget, report),
+    );
+    expect(messages.map((message) => [message.file, message.severity, message.message.replace(/\S*\/sections\//g, '')])).toEqual([
+      [
+        `${COLLECTION}/sections/note.json`,
+        'error',
+        'reads __SET_ID__.spec.items as string, but again.json:6, items.json:6 read it as array: no value is both, so every request that gives it is refused',
+      ],
     ]);
   });
 });

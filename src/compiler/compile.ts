@@ -95,7 +95,9 @@ function buildCollection(model: CollectionModel, kindTypes: KindTypes, crds: Lin
   lintTypedCollection({ model, typing, brokenCrds: crds.broken, plan }, report);
   const validator = compiledValidator(model, generated.schema, report);
   const manifestCheck = typing.by === 'nothing' ? undefined : typing.manifestCheck;
-  const executable = validator && { plan, validator, manifestCheck };
+  // A section the typed rules refuse fails its examples too: one mistake, one message, at the section.
+  const sectionsClean = !model.sections.some((section) => report.hasErrorsIn(section.file.path));
+  const executable = validator && sectionsClean ? { plan, validator, manifestCheck } : undefined;
   const examples = checkExamples(model, plan, executable, report);
   return {
     collection: bundleCollection(declaration, plan, sections.stored, generated.schema, examples, typing),

@@ -10,6 +10,7 @@ import { type LintedCrds, lintCrds } from './rules/crds.js';
 import { lintExampleShapes } from './rules/example-shapes.js';
 import { lintFiles } from './rules/files.js';
 import { lintKindTyping, type TypedCollection } from './rules/kind-typing.js';
+import { lintInputTypes } from './rules/input-types.js';
 import { lintFixedValues, lintInterpolatedLandings } from './rules/kubernetes.js';
 import { lintRefinements } from './rules/refinements.js';
 import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from './rules/repository-files.js';
@@ -58,6 +59,7 @@ const TYPED_RULES: LintRule<TypedCollection>[] = [
   ({ model, typing: { kindSchema } }, report) => {
     if (kindSchema !== undefined) for (const section of model.ordered) lintInterpolatedLandings(section, section.sites, kindSchema, report);
   },
+  ({ model, typing: { kindSchema } }, report) => lintInputTypes(model, kindSchema, report),
 ];
 
 /** A collection the build can compile: declared, and no errors in its declaration or sections. */

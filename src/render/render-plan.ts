@@ -171,9 +171,13 @@ export class CollectionRenderPlan {
   originOf(selection: Selection, at: readonly string[], resolved: ResolvedVariable, manifest: JsonObject): MemberOrigin {
     const path = this.requestPathOf(selection, at, resolved);
     if (path !== undefined) return { from: 'request', path };
-    const facets = lookup(manifest, at) === undefined ? this.facetsWriting(at) : [];
-    if (facets.length > 0) return { from: 'facets', facets };
     const holder = this.requestPathHolding(selection, at, resolved);
+    if (lookup(manifest, at) === undefined) {
+      // A chosen section writes it: the values lack it, at the member that would hold it.
+      if (holder !== undefined) return { from: 'values', path: holder.slice(0, 2 + at.length) };
+      const facets = this.facetsWriting(at);
+      if (facets.length > 0) return { from: 'facets', facets };
+    }
     return holder === undefined ? { from: 'template' } : { from: 'values', path: holder };
   }
 

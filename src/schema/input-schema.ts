@@ -76,9 +76,7 @@ export function generateInputSchema(
       for (const expression of site.expressions) {
         const single = expression.references.length === 1;
         for (const reference of expression.references) {
-          const generated = site.whole ? (landing?.schema ?? ANY_JSON) : SCALAR;
-          const refinement = refined(reference)?.schema;
-          const leaf = refinement === undefined ? generated : { ...generated, ...refinement };
+          const leaf = readingSchema(section, site, reference, kind);
           // Only master sections are always included, so only their placeholders are required in the
           // schema itself; the others are checked when their section is rendered.
           const requiredInSchema = section.master && isRequired && single;
@@ -102,6 +100,18 @@ export function generateInputSchema(
   };
   if (used.length > 0) schema.definitions = Object.fromEntries(used.map((name) => [name, definitions[name]!]));
   return { schema, required };
+}
+
+/**
+ * The schema of the input a placeholder reference reads: the Kubernetes type of the member where it
+ * lands when it is the whole string, a scalar when interpolated, any JSON where no type is known;
+ * the section's `$values` refinement over it.
+ */
+export function readingSchema(section: SchemaSection, site: PlaceholderSite, reference: Reference, kind: KindSchema | undefined): Schema {
+  const landing = kind === undefined ? undefined : memberType(kind, site.at);
+  const generated = site.whole ? (landing?.schema ?? ANY_JSON) : SCALAR;
+  const refinement = section.refinements[reference.path.join('.')]?.schema;
+  return refinement === undefined ? generated : { ...generated, ...refinement };
 }
 
 function emit(node: InputNode): Schema {

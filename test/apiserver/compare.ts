@@ -63,6 +63,13 @@ export const RELOCATIONS: ReadonlyArray<{
     to: 'stringData[$1]',
     when: (m, match) => typeof m.stringData === 'object' && m.stringData !== null && Object.hasOwn(m.stringData, match[1]!),
   },
+  // A key missing from a Secret written as stringData alone is missing there.
+  {
+    kind: 'Secret',
+    from: /^data\[(.*)\]$/,
+    to: 'stringData[$1]',
+    when: (m) => m.data === undefined && m.stringData !== undefined,
+  },
   { kind: 'Service', from: /^spec\.LoadBalancerSourceRanges(?=\[|$)/, to: 'spec.loadBalancerSourceRanges' },
   { kind: 'ConfigMap', from: /^\[\]$/, to: 'data' },
   // What Go reports at the internal CRD's spec-level members is the caller's versions[0] (every version holds it alike).

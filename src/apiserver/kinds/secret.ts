@@ -21,6 +21,12 @@ function defaults(manifest: Fields): Fields {
 const keyPath = (manifest: Fields, key: string): FieldPath =>
   has(manifest.stringData, key) ? data.key(key).locatedAt(FieldPath.of('stringData').key(key)) : data.key(key);
 
+/** Go's path to a missing data key, pointing at stringData where the caller writes the keys there alone: that is where it goes. */
+const missingKeyPath = (manifest: Fields, key: string): FieldPath =>
+  manifest.data === undefined && manifest.stringData !== undefined
+    ? data.key(key).locatedAt(FieldPath.of('stringData').key(key))
+    : data.key(key);
+
 /** The Secret's data as bytes: data decoded from base64, stringData over it. */
 function secretData(manifest: Fields): Map<string, Buffer> {
   const merged = new Map<string, Buffer>();
@@ -48,9 +54,9 @@ function notAJsonObject(bytes: Buffer): string | undefined {
 
 function requiredKeys(manifest: Fields, values: Map<string, Buffer>): FieldError[] {
   const type = string(manifest.type);
-  const need = (...keys: string[]) => keys.filter((key) => !values.has(key)).map((key) => required(data.key(key)));
+  const need = (...keys: string[]) => keys.filter((key) => !values.has(key)).map((key) => required(missingKeyPath(manifest, key)));
   const jsonIn = (key: string): FieldError[] => {
-    if (!values.has(key)) return [required(data.key(key))];
+    if (!values.has(key)) return [required(missingKeyPath(manifest, key))];
     const problem = notAJsonObject(values.get(key)!);
     return problem === undefined ? [] : [invalid(keyPath(manifest, key), '<secret contents redacted>', problem)];
   };
