@@ -6,6 +6,7 @@
  */
 import { createRequire } from 'node:module';
 import { kubernetesFunctions, kubernetesTypes } from './cel-kubernetes/index.js';
+import { celLists } from './cel-lists.js';
 import { goStrings } from './cel-strings.js';
 
 type Cel = typeof import('@bufbuild/cel');
@@ -40,8 +41,8 @@ export function celLibrary(): CelLibrary {
       reflect: require('@bufbuild/protobuf/reflect') as Reflection,
       re2: require('@bufbuild/re2') as Re2,
     };
-    // goStrings after the strings extension: its replace() takes the place of @bufbuild/cel's.
-    const funcs = [...ext.strings, ...goStrings(cel), ...kubernetesFunctions(runtime)];
+    // goStrings after the strings extension: its replace() takes the place of @bufbuild/cel's, as celLists' `+` does.
+    const funcs = [...ext.strings, ...goStrings(cel), ...celLists(cel), ...kubernetesFunctions(runtime)];
     library = { ...runtime, ext, env: cel.celEnv({ funcs, registry: kubernetesTypes(runtime) }) };
   }
   return library;
