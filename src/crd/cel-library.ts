@@ -5,7 +5,9 @@
  * here takes them from this one, so that one copy of each is loaded.
  */
 import { createRequire } from 'node:module';
+import { goRe2 } from '../schema/go-regexp.js';
 import { kubernetesFunctions, kubernetesTypes } from './cel-kubernetes/index.js';
+import { celLists } from './cel-lists.js';
 import { goStrings } from './cel-strings.js';
 
 type Cel = typeof import('@bufbuild/cel');
@@ -38,10 +40,10 @@ export function celLibrary(): CelLibrary {
       protobuf: require('@bufbuild/protobuf') as Protobuf,
       wkt: require('@bufbuild/protobuf/wkt') as WellKnownTypes,
       reflect: require('@bufbuild/protobuf/reflect') as Reflection,
-      re2: require('@bufbuild/re2') as Re2,
+      re2: goRe2(),
     };
-    // goStrings after the strings extension: its replace() takes the place of @bufbuild/cel's.
-    const funcs = [...ext.strings, ...goStrings(cel), ...kubernetesFunctions(runtime)];
+    // goStrings after the strings extension: its replace() takes the place of @bufbuild/cel's, as celLists' `+` does.
+    const funcs = [...ext.strings, ...goStrings(cel), ...celLists(cel), ...kubernetesFunctions(runtime)];
     library = { ...runtime, ext, env: cel.celEnv({ funcs, registry: kubernetesTypes(runtime) }) };
   }
   return library;

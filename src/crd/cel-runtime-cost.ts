@@ -12,6 +12,7 @@
  */
 import { celLibrary } from './cel-library.js';
 import { callCost, resultCost } from './cel-runtime-calls.js';
+import { precompiledRegex } from './cel-runtime-regex.js';
 
 /** celconfig.PerCallLimit: what one rule may cost. */
 export const PER_CALL_LIMIT = 1_000_000;
@@ -168,6 +169,7 @@ function accesses(list: unknown[], seen: Set<unknown>): void {
  * A call evaluates its target and every argument (as cel-go does, even after an error), charges its
  * function's cost from them before it runs (so that a call over the limit never builds its result),
  * then runs as @bufbuild/cel's EvalCall does. `x in [literals]` is a set lookup in cel-go: free.
+ * A regex call with a literal pattern runs on the pattern compiled here, once (cel-runtime-regex.ts).
  */
 function counted(call: Node): void {
   const { cel } = celLibrary();
@@ -176,6 +178,7 @@ function counted(call: Node): void {
   const args = call.args as Evaluable[];
   const group = call.func as { call(id: unknown, target: unknown, values: unknown[]): unknown };
   const free = fn === '@in' && args.length === 2 && folded(args[1] as unknown as Node);
+  const regex = target !== undefined ? precompiledRegex(fn, args) : undefined;
   call.eval = (ctx: unknown) => {
     const self = target?.eval(ctx);
     const values = args.map((arg) => arg.eval(ctx));
@@ -184,7 +187,7 @@ function counted(call: Node): void {
     if (cel.isCelError(self)) return self;
     const error = values.find((value) => cel.isCelError(value));
     if (error !== undefined) return error;
-    const result = group.call(call.id, self, values);
+    const result = (regex && runRegex(regex, self, values, call.id as number)) ?? group.call(call.id, self, values);
     if (result === undefined) {
       const on = self !== undefined ? `${cel.celType(self as never)}.` : '';
       const types = values.map((value) => cel.celType(value as never).name).join(', ');
@@ -193,6 +196,17 @@ function counted(call: Node): void {
     if (active !== undefined) charge(resultCost(fn, result));
     return result;
   };
+}
+
+/** A precompiled regex call; a throw is the call's error, as @bufbuild/cel makes one of a function's throw. */
+function runRegex(regex: (text: unknown, values: unknown[]) => unknown, self: unknown, values: unknown[], id: number): unknown {
+  const { cel } = celLibrary();
+  try {
+    const value = regex(self, values);
+    return Array.isArray(value) ? cel.celList(value) : value;
+  } catch (error) {
+    return cel.celError(error as never, id);
+  }
 }
 
 /** Runs `evaluate` with its charges counted on `tracker` (none without one); STOP, past its limit, is the caller's to catch. */

@@ -6,7 +6,6 @@
 import { isPlainObject } from '../util/json.js';
 import { celName, withTypeAndObjectMeta } from './cel-value.js';
 import { KUBERNETES_LIBRARY, knownFunction, TWO_VARIABLE_MACROS, TYPE_NAMES } from './cel-environment.js';
-import { celLibrary } from './cel-library.js';
 import { TYPE_IDENTIFIERS, TYPE_NAMES as KUBERNETES_TYPES } from './cel-kubernetes/opaque.js';
 import { compileRegexp } from './cel-kubernetes/regex.js';
 
@@ -85,7 +84,7 @@ export function analyse(root: Expr, schema: Node): Analysis {
         const pattern = LITERAL_PATTERNS.has(name) && target !== undefined ? stringConstant(args[0]) : undefined;
         if (pattern !== undefined) {
           // Go compiles a literal pattern with the rule: one it refuses fails the rule's compilation.
-          const compiled = compileRegexp(celLibrary().re2, pattern);
+          const compiled = compileRegexp(pattern);
           if (typeof compiled === 'string') found.errors.push(compiled);
         }
         if (name === '_[_]' && args.length === 2) {

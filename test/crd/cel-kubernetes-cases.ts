@@ -59,6 +59,25 @@ const lists: LibraryCase[] = [
   { library: 'lists', expr: 'self.max()', self: [3, 40, 5], schema: { type: 'array', items: { type: 'integer' } } },
   { library: 'lists', expr: 'self.isSorted()', self: ['a', 'c', 'b'], schema: { type: 'array', items: { type: 'string' } } },
   { library: 'lists', expr: "self.indexOf('b')", self: ['a', 'c', 'b'], schema: { type: 'array', items: { type: 'string' } } },
+  // A list built an element at a time over 8,000 characters (it overflowed the stack: issue 41), and lists added twice to one.
+  {
+    library: 'lists',
+    expr: "self.split('').map(c, c).all(c, c.size() == 1)",
+    self: 'abcdefghij'.repeat(800),
+    schema: { type: 'string', maxLength: 8000 },
+  },
+  {
+    library: 'lists',
+    expr: 'self.map(x, x * 2) + [1] != self.map(x, x * 2) + [2]',
+    self: [1, 2],
+    schema: { type: 'array', items: { type: 'integer' } },
+  },
+  {
+    library: 'lists',
+    expr: '[self + [7], self + [8], self.filter(x, x > 1) + self]',
+    self: [1, 2],
+    schema: { type: 'array', items: { type: 'integer' } },
+  },
 ];
 
 const sets: LibraryCase[] = exprs('sets', [

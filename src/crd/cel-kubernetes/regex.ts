@@ -4,34 +4,43 @@
  * call; a literal one the API server refuses already when it compiles the rule (cel-type-check.ts).
  */
 import type { CelFunc } from '@bufbuild/cel';
-import type { CelRuntime, Library } from './opaque.js';
+import type { RE2JS } from '@bufbuild/re2';
+import { goRegExp } from '../../schema/go-regexp.js';
+import type { Library } from './opaque.js';
 import { findAllString, findString, type Prog } from './regex-find.js';
 
-const programs = new Map<string, Prog | string>();
+/** The program the find machine runs, of a compiled pattern. */
+const programOf = (compiled: RE2JS): Prog => compiled.re2().prog as unknown as Prog;
 
-/** Go's regexp.Compile: the program, or Go's error text (`error parsing regexp: …`), each pattern compiled once. */
-export function compileRegexp(re2: CelRuntime['re2'], pattern: string): Prog | string {
-  let found = programs.get(pattern);
-  if (found === undefined) {
-    try {
-      found = re2.RE2JS.compile(pattern).re2().prog as unknown as Prog;
-    } catch (error) {
-      found = (error as Error).message;
-    }
-    if (programs.size >= 1000) programs.clear();
-    programs.set(pattern, found);
+/** Go's regexp.Compile: the program, or Go's error text (`error parsing regexp: …`); kept as go-regexp.ts keeps patterns. */
+export function compileRegexp(pattern: string): Prog | string {
+  try {
+    return programOf(goRegExp(pattern));
+  } catch (error) {
+    return (error as Error).message;
   }
-  return found;
 }
 
 /** The functions whose second argument is a pattern, by name (for the literal check of a rule). */
 export const REGEX_FUNCTIONS = new Set(['find', 'findAll']);
 
-export const regexLibrary: Library = ({ cel, re2 }): CelFunc[] => {
+/** findAll's count: Go's int(n) of an int64, the same on a 64-bit server; beyond JavaScript's exact range, as good as all. */
+const count = (n: unknown): number => (n === undefined ? -1 : Number(n));
+
+/**
+ * FindRegexOptimization and FindAllRegexOptimization: find() and findAll() on a pattern compiled
+ * once, when the rule is planned (cel-runtime-regex.ts); `rest` is findAll's count, if any.
+ */
+export const REGEX_OPTIMIZATIONS: Record<string, (compiled: RE2JS, text: string, rest: unknown[]) => unknown> = {
+  find: (compiled, text) => findString(programOf(compiled), text),
+  findAll: (compiled, text, [n]) => findAllString(programOf(compiled), text, count(n)),
+};
+
+export const regexLibrary: Library = ({ cel }): CelFunc[] => {
   const { celMethod, listType } = cel;
   const { STRING, INT } = cel.CelScalar;
   const compiled = (pattern: string) => {
-    const prog = compileRegexp(re2, pattern);
+    const prog = compileRegexp(pattern);
     if (typeof prog === 'string') throw new Error(`Illegal regex: ${prog}`);
     return prog;
   };
@@ -43,8 +52,7 @@ export const regexLibrary: Library = ({ cel, re2 }): CelFunc[] => {
       return findAllString(compiled(pattern), this, -1);
     }),
     celMethod('findAll', STRING, [STRING, INT], listType(STRING), function (pattern, n) {
-      // Go's int(n) of an int64: the same on a 64-bit server; beyond JavaScript's exact range, as good as all.
-      return findAllString(compiled(pattern), this, Number(n));
+      return findAllString(compiled(pattern), this, count(n));
     }),
   ];
 };
