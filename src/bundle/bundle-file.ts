@@ -2,9 +2,16 @@
  * Reading a bundle.json: the one reader, for the server, the build and `facetform diff`. A bundle is
  * trusted only when its content matches its digest (CONTRACT §9): a changed byte is always noticed.
  */
-import { readFileSync } from 'node:fs';
 import { isRelease } from '../release/release.js';
+import { FileReadError, readRegularFileSync } from '../util/regular-file.js';
 import { BUNDLE_FORMAT, type Bundle, digestOf } from './bundle.js';
+
+/**
+ * The most bytes a file of dist/ the server reads (bundle.json, index.json) may have: what a whole
+ * release pulled from a registry may have (src/oci/release-pull.ts), far more than any of ours (a few
+ * hundred KiB). A FIFO or device in its place is refused too, rather than stopping the server (issue 41).
+ */
+export const MAX_DIST_FILE_BYTES = 64 * 1024 * 1024;
 
 export class BundleLoadError extends Error {
   constructor(
@@ -20,9 +27,12 @@ export class BundleLoadError extends Error {
 export function readBundleFile(file: string): Bundle {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, MAX_DIST_FILE_BYTES).toString('utf8');
   } catch (error) {
-    throw new BundleLoadError(file, `cannot be read (${(error as Error).message}); rebuild it with \`npm run build\``);
+    throw new BundleLoadError(
+      file,
+      `${error instanceof FileReadError ? error.reason : (error as Error).message}; rebuild it with \`npm run build\``,
+    );
   }
   return parseBundle(text, file);
 }

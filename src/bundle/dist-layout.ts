@@ -2,11 +2,12 @@
  * The layout of dist/ (docs/authoring.md, "dist/"), for the build that writes it and the server that reads
  * it. Kept apart from the build so that loading bundles pulls in nothing of the build.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { compareReleases, isRelease } from '../release/release.js';
 import type { Bundle } from './bundle.js';
-import { BundleLoadError } from './bundle-file.js';
+import { FileReadError, readRegularFileSync } from '../util/regular-file.js';
+import { BundleLoadError, MAX_DIST_FILE_BYTES } from './bundle-file.js';
 
 export const INDEX_FILE = 'index.json';
 export const BUNDLE_FILE = 'bundle.json';
@@ -52,8 +53,9 @@ export function readIndexFile(distDir: string): DistIndex {
   }
   let index: DistIndex;
   try {
-    index = JSON.parse(readFileSync(indexFile, 'utf8')) as DistIndex;
+    index = JSON.parse(readRegularFileSync(indexFile, MAX_DIST_FILE_BYTES).toString('utf8')) as DistIndex;
   } catch (error) {
+    if (error instanceof FileReadError) throw new BundleLoadError(indexFile, error.reason);
     throw new BundleLoadError(indexFile, `cannot be read as JSON (${(error as Error).message})`);
   }
   const entries = (index as { bundles?: unknown } | null)?.bundles;

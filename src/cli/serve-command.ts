@@ -152,20 +152,24 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     }
     throw error;
   }
+  // Reloads run one after another: a later SIGHUP's keys must not be replaced by an earlier, slower read.
+  let reloading = Promise.resolve();
   process.on('SIGHUP', () => {
     logger.info('SIGHUP: reloading API keys and bundles');
-    try {
-      reload(state, {
-        distDir,
-        emptyAllowed: config.bundlesFrom !== undefined,
-        apiKeysFile: config.apiKeysFile,
-        plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])],
-      });
-      follower?.reloadTrust();
-      void follower?.poll();
-    } catch (error) {
-      logger.error({ err: error }, 'reload failed; the server goes on with what it had');
-    }
+    reloading = reloading.then(async () => {
+      try {
+        await reload(state, {
+          distDir,
+          emptyAllowed: config.bundlesFrom !== undefined,
+          apiKeysFile: config.apiKeysFile,
+          plainKeys: [...(config.apiKeys ?? []), ...(key === undefined ? [] : [key])],
+        });
+        follower?.reloadTrust();
+        void follower?.poll();
+      } catch (error) {
+        logger.error({ err: error }, 'reload failed; the server goes on with what it had');
+      }
+    });
   });
   // Signals are handled before anyone is told the server is up: a signal sent on that news must not
   // meet Node's default, which ends the process.

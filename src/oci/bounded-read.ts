@@ -86,8 +86,10 @@ function nextPageOf(response: Response, base: string, where: string, number: num
 
 /**
  * One paginated list (`/v2/_catalog`, `tags/list`) as it is read, page by page. A page that links back
- * to one read already, or a list past MAX_LISTING_PAGES pages or MAX_LISTING_BYTES bytes, ends it with
- * a RegistryOverrunError: a registry that lists without end is an outage, not a poll that never ends.
+ * to one read already, an empty page that links to a next one (no registry sends one: it links on only
+ * from a full page, and a lie of empty pages would cost MAX_LISTING_PAGES requests a poll, issue 41), or
+ * a list past MAX_LISTING_PAGES pages or MAX_LISTING_BYTES bytes, ends it with a RegistryOverrunError:
+ * a registry that lists without end is an outage, not a poll that never ends.
  */
 export class Listing {
   /** The page to read next; undefined once the last is read. */
@@ -101,6 +103,8 @@ export class Listing {
     private readonly base: string,
     private readonly what: string,
     first: string,
+    /** The page's member that holds the list's entries: `repositories` or `tags`. */
+    private readonly member: string,
   ) {
     this.url = first;
   }
@@ -122,15 +126,23 @@ export class Listing {
       );
     }
     this.bytes += bytes.length;
+    const page = jsonObject(bytes, this.what) as Record<string, unknown>;
     const next = nextPageOf(response, this.base, `${this.registry}: ${this.what}`, number);
-    const again = next === undefined ? undefined : this.pages.get(next);
-    if (again !== undefined) {
-      const { pathname, search } = new URL(next!);
-      throw this.overrun(`page ${number} of ${this.what} links back to page ${again} (${pathname}${search})`);
-    }
-    if (next !== undefined && number >= MAX_LISTING_PAGES) throw this.overrun(`${this.what} runs past ${MAX_LISTING_PAGES} pages`);
+    if (next !== undefined) this.checkNext(next, number, page);
     this.url = next;
-    return jsonObject(bytes, this.what);
+    return page;
+  }
+
+  /** Refuses the link to a next page that a registry telling the truth never sends. */
+  private checkNext(next: string, number: number, page: Record<string, unknown>): void {
+    const { pathname, search } = new URL(next);
+    const again = this.pages.get(next);
+    if (again !== undefined) throw this.overrun(`page ${number} of ${this.what} links back to page ${again} (${pathname}${search})`);
+    const entries = page[this.member];
+    // Not a list at all is for the caller to say; `tags: null` is how a registry lists no tags.
+    if (entries === null || entries === undefined || (Array.isArray(entries) && entries.length === 0))
+      throw this.overrun(`page ${number} of ${this.what} is empty but links to a next page (${pathname}${search})`);
+    if (number >= MAX_LISTING_PAGES) throw this.overrun(`${this.what} runs past ${MAX_LISTING_PAGES} pages`);
   }
 
   private overrun(how: string): RegistryOverrunError {

@@ -9,7 +9,7 @@ import type { RegistryHttp } from './registry-http.js';
 /** Every tag of a repository, following pagination; none when the repository does not exist. */
 export async function tags(http: RegistryHttp, name: string): Promise<string[]> {
   const tags: string[] = [];
-  const listing = new Listing(http.registry, http.base, `the list of the tags of ${name}`, http.url(name, 'tags/list'));
+  const listing = new Listing(http.registry, http.base, `the list of the tags of ${name}`, http.url(name, 'tags/list'), 'tags');
   while (listing.url !== undefined) {
     const response = await http.request(`repository:${name}:pull`, 'GET', listing.url);
     if (response.status === 404) {
@@ -28,7 +28,13 @@ export async function tags(http: RegistryHttp, name: string): Promise<string[]> 
 /** Every repository the registry lists (`/v2/_catalog`), following pagination. */
 export async function catalog(http: RegistryHttp): Promise<string[]> {
   const names: string[] = [];
-  const listing = new Listing(http.registry, http.base, 'the list of its repositories (/v2/_catalog)', `${http.base}/v2/_catalog`);
+  const listing = new Listing(
+    http.registry,
+    http.base,
+    'the list of its repositories (/v2/_catalog)',
+    `${http.base}/v2/_catalog`,
+    'repositories',
+  );
   while (listing.url !== undefined) {
     const response = await http.request('registry:catalog:*', 'GET', listing.url);
     if (!response.ok) throw await http.failure('listing its repositories (/v2/_catalog)', response);

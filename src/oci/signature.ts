@@ -6,6 +6,7 @@
  */
 import { createPrivateKey, createPublicKey, type KeyObject, sign, verify } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import { FileReadError, readRegularFileSync } from '../util/regular-file.js';
 import { sha256Digest } from './manifest.js';
 
 export const SIGNATURE_FORMAT = 'facetform.signature/v1';
@@ -49,13 +50,20 @@ export function readSigningKey(file: string): KeyObject {
   return key;
 }
 
+/**
+ * The most bytes TRUST_KEY_FILE may have: thousands of PEM public keys (an Ed25519 one is 113 bytes).
+ * It is read again on SIGHUP, so a larger file, a FIFO or a device is refused unread (issue 41).
+ */
+export const MAX_TRUST_KEY_FILE_BYTES = 1024 * 1024;
+
 /** Every public key in a PEM file (several for a rotation), each checked to be one we verify with. */
 export function readTrustedKeys(file: string): KeyObject[] {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readRegularFileSync(file, MAX_TRUST_KEY_FILE_BYTES).toString('utf8');
   } catch (error) {
-    throw new KeyError(`${file}: cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    if (error instanceof FileReadError) throw new KeyError(error.message);
+    throw error;
   }
   const blocks = text.match(/-----BEGIN PUBLIC KEY-----[\s\S]*?-----END PUBLIC KEY-----/g) ?? [];
   if (blocks.length === 0)

@@ -7,8 +7,8 @@
  * therefore holds the keys in use, as it holds any request in flight.
  */
 import { createHash, hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import { sha256Digest } from '../util/digest.js';
+import { FileReadError, readRegularFile, readRegularFileSync } from '../util/regular-file.js';
 
 export interface KeyEntry {
   name: string;
@@ -32,6 +32,18 @@ export function keyFileEntry(name: string, key: string): string {
 }
 
 export class KeyFileError extends Error {}
+
+/**
+ * The most bytes API_KEYS_FILE may have: about 13,000 keys at the 80 bytes an entry takes. A larger
+ * file, or one that is not a regular file (a FIFO, a device), is refused before it is read (issue 41).
+ */
+export const MAX_KEY_FILE_BYTES = 1024 * 1024;
+
+/** A folder, a FIFO, a file too large or without read permission, one removed meanwhile: said, not a stack. */
+function keyFileUnread(error: unknown): never {
+  if (!(error instanceof FileReadError)) throw error;
+  throw new KeyFileError(`${error.message}; it must be a file of \`NAME sha256:HEX\` lines`);
+}
 
 /** Parses API_KEYS_FILE: one `NAME sha256:HEX` a line, at least one; blank lines and `#` comments are skipped. */
 export function parseKeyFile(text: string, file: string): KeyEntry[] {
@@ -68,16 +80,24 @@ export class ApiKeys {
     return new ApiKeys(keys.map((key, index) => ({ name: `API_KEYS#${index + 1}`, hash: hashKey(key) })));
   }
 
+  /** The keys of API_KEYS_FILE, at start (before serving). */
   static fromFile(file: string): ApiKeys {
     let text: string;
     try {
-      text = readFileSync(file, 'utf8');
+      text = readRegularFileSync(file, MAX_KEY_FILE_BYTES).toString('utf8');
     } catch (error) {
-      // A folder, a file without read permission, one removed meanwhile: said, not a stack.
-      const { code } = error as NodeJS.ErrnoException;
-      throw new KeyFileError(
-        `${file}: cannot be read (${code ?? (error as Error).message}); it must be a file of \`NAME sha256:HEX\` lines`,
-      );
+      keyFileUnread(error);
+    }
+    return new ApiKeys(parseKeyFile(text, file));
+  }
+
+  /** The keys of API_KEYS_FILE, read on reload while serving: the event loop is not held by the read. */
+  static async readFile(file: string): Promise<ApiKeys> {
+    let text: string;
+    try {
+      text = (await readRegularFile(file, MAX_KEY_FILE_BYTES)).toString('utf8');
+    } catch (error) {
+      keyFileUnread(error);
     }
     return new ApiKeys(parseKeyFile(text, file));
   }

@@ -21,6 +21,7 @@ import {
   type WorkerCapacity,
 } from './cluster-worker.js';
 import { backOff } from './back-off.js';
+import { closeUnansweredHandoffs } from './cluster-handoff.js';
 import { countLogDrops, registerRegistryMetrics } from './metrics-registry.js';
 import type { RegistryFollower } from './registry-follower.js';
 import type { RegistryStatus } from './registry-status.js';
@@ -121,6 +122,7 @@ export function runPrimary(options: PrimaryOptions): Promise<number> {
         [WORKER_ENV]: '1',
         ...(options.key === undefined ? {} : { [KEY_FROM_PRIMARY_ENV]: '1' }),
       });
+      closeUnansweredHandoffs(worker);
       worker.on('message', (message: ListeningMessage | StartFailedMessage | { type: 'facetform:want-key' }) => {
         if (message?.type === 'facetform:want-key' && options.key !== undefined)
           worker.send({ type: 'facetform:key', key: options.key } satisfies KeyMessage);

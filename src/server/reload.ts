@@ -22,11 +22,12 @@ export interface ReloadOutcome {
   bundles: 'reloaded' | 'kept';
 }
 
-export function reload(state: ServerState, sources: ReloadSources): ReloadOutcome {
+/** Reads the keys and bundles again; the key file is read without holding the event loop (a FIFO or huge file is refused unread). */
+export async function reload(state: ServerState, sources: ReloadSources): Promise<ReloadOutcome> {
   const outcome: ReloadOutcome = { keys: 'unchanged', bundles: 'kept' };
   if (sources.apiKeysFile !== undefined) {
     try {
-      let keys = ApiKeys.fromFile(sources.apiKeysFile);
+      let keys = await ApiKeys.readFile(sources.apiKeysFile);
       if (sources.plainKeys !== undefined) keys = keys.add(ApiKeys.fromPlainKeys(sources.plainKeys));
       state.keys.replace(keys);
       outcome.keys = 'reloaded';

@@ -2,7 +2,7 @@
 import { Agent, createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadBundles } from '../../src/bundle/load.js';
@@ -11,6 +11,7 @@ import { describeServed } from '../../src/cli/serve-command.js';
 import { keyFileEntry } from '../../src/server/api-keys.js';
 import { readConfig } from '../../src/server/config.js';
 import { ensureBuilt, staleRepositories } from '../../src/server/bundles.js';
+import { serverContainer } from '../helpers/deployment.js';
 import { failedStart, killServers, spawnServer, type ServerProcess } from '../helpers/process.js';
 import { declaredRelease, repoCopy, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from '../helpers/repos.js';
 import { execPath, shippedBundles } from '../helpers/server.js';
@@ -345,6 +346,32 @@ describe('reload on SIGHUP', () => {
     writeFileSync(file, '');
     await hangUp(running, 'API_KEYS_FILE could not be read', 2);
     expect((await exec(running.url, 'new-key-22222')).status).toBe(200);
+  });
+
+  it('refuses a key file that is huge, a FIFO or a device without reading it: the old keys stay, /healthz answers throughout', async () => {
+    const file = path.join(tempDir(), 'keys');
+    writeFileSync(file, keyFileEntry('old', 'old-key-11111') + '\n');
+    // The Deployment's heap: a 200 MB key file read whole would run it out.
+    const heap = serverContainer().env.NODE_OPTIONS ?? '';
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS_FILE: file, NODE_OPTIONS: heap });
+    const refusals: Array<[string, () => void]> = [
+      ['is 209715200 bytes, more than the 1048576 bytes allowed', () => (writeFileSync(file, ''), truncateSync(file, 200 * 1024 * 1024))],
+      ['is a FIFO, not a regular file', () => spawnSync('mkfifo', [file])],
+      ['is a device, not a regular file', () => symlinkSync('/dev/zero', file)],
+    ];
+    for (const [index, [reason, plant]] of refusals.entries()) {
+      rmSync(file, { force: true });
+      plant();
+      await hangUp(running, 'API_KEYS_FILE could not be read', index + 1);
+      const lines = running
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('API_KEYS_FILE could not be read'));
+      expect(JSON.parse(lines.at(-1)!).err.message).toContain(`${file}: ${reason}`);
+      expect((await fetch(running.url + '/healthz')).status).toBe(200);
+      expect((await exec(running.url, 'old-key-11111')).status).toBe(200);
+    }
+    expect(running.child.exitCode).toBeNull();
   });
 
   it('answers every request through SIGHUPs under load, one of them with an index that is not an index', async () => {

@@ -112,11 +112,19 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry that lies', (
       perPoll: Math.ceil(MAX_LISTING_BYTES / 2_200_000),
     },
     {
+      lie: 'catalog pages of one name without end',
+      path: () => '/v2/_catalog',
+      handler: () => linkedPages('repositories', 1, 'endless'),
+      said: `runs past ${MAX_LISTING_PAGES} pages`,
+      perPoll: MAX_LISTING_PAGES,
+    },
+    {
+      // Each page is new, so only its emptiness tells the lie: it used to cost MAX_LISTING_PAGES requests a poll.
       lie: 'empty catalog pages without end',
       path: () => '/v2/_catalog',
       handler: () => linkedPages('repositories', 0, 'endless'),
-      said: `runs past ${MAX_LISTING_PAGES} pages`,
-      perPoll: MAX_LISTING_PAGES,
+      said: 'page 1 of the list of its repositories (/v2/_catalog) is empty but links to a next page (/v2/_catalog?page=1)',
+      perPoll: 1,
     },
     {
       lie: 'a catalog answering 500 with a body that never ends',

@@ -83,11 +83,11 @@ describe('versions', () => {
       while (statuses.length < before + 10) await new Promise((resolve) => setTimeout(resolve, 5));
     };
     for (let round = 0; round < 10; round++) {
-      expect(reload(server.state, { distDir: live }).bundles).toBe('reloaded');
+      expect((await reload(server.state, { distDir: live })).bundles).toBe('reloaded');
       await tenMoreAnswers();
     }
     writeFileSync(path.join(live, REPO, 'v1/1.1.0/bundle.json'), '{"truncated":');
-    expect(reload(server.state, { distDir: live }).bundles).toBe('kept');
+    expect((await reload(server.state, { distDir: live })).bundles).toBe('kept');
     await tenMoreAnswers();
     stop = true;
     await Promise.all(workers);

@@ -180,3 +180,39 @@ describe('/metrics with WORKERS', () => {
     expect(sample(after, 'facetform_worker_exits_total')).toBe(1);
   });
 });
+
+describe('a worker killed with a connection handed to it', () => {
+  it('resets the connection at once instead of leaving the client waiting', { timeout: 60_000 }, async () => {
+    running = await spawnServer({ BUNDLES_DIR: dist, API_KEYS: KEY, WORKERS: '2', RATE_LIMIT: '100000/s' });
+    const [victim] = await until('two workers', () => (workerPids(running!).length === 2 ? workerPids(running!) : undefined));
+    // A stopped worker never takes the connection the primary hands it (node:cluster waits for its
+    // word first): the window in which a worker killed under load leaves a connection with the primary, held open.
+    process.kill(victim!, 'SIGSTOP');
+    try {
+      const outcomes: Array<number | string | undefined> = [];
+      const sent = Array.from({ length: 4 }, (_, index) =>
+        execOnNewConnection(running!.url).then(
+          (status) => (outcomes[index] = status),
+          (error: NodeJS.ErrnoException) => (outcomes[index] = error.code ?? error.message),
+        ),
+      );
+      // The other worker answers every connection but the one handed to the stopped worker.
+      await until('three answers', () => (outcomes.filter((outcome) => outcome === 200).length === 3 ? true : undefined));
+      const held = [0, 1, 2, 3].filter((index) => outcomes[index] === undefined);
+      expect(held).toHaveLength(1);
+      process.kill(victim!, 'SIGKILL');
+      // Generous: the connection is closed as soon as the primary sees the worker's channel close; before, never.
+      await Promise.race([Promise.all(sent), new Promise((resolve) => setTimeout(resolve, 20_000))]);
+      expect(outcomes[held[0]!]).toMatch(/^(ECONNRESET|socket hang up)$/);
+    } finally {
+      try {
+        process.kill(victim!, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+    // The server goes on: the replacement listens and both serve.
+    await until('a replacement worker', () => (workerPids(running!).length === 3 ? true : undefined));
+    for (let index = 0; index < 4; index++) expect(await execOnNewConnection(running.url)).toBe(200);
+  });
+});

@@ -45,7 +45,8 @@ export const REGISTRY_SETTINGS = {
   TRUST_KEY_FILE: {
     name: 'TRUST_KEY_FILE',
     values: 'a file of PEM public keys (ECDSA P-256 or Ed25519)',
-    description: 'only releases signed by one of them are pulled. Unset: releases are pulled unsigned (a warning at start)',
+    description:
+      'only releases signed by one of them are pulled; a regular file of at most 1 MiB (a larger one, a FIFO or a device is refused unread). Unset: releases are pulled unsigned (a warning at start)',
     parse: (file) => {
       // Set but empty (a template left unfilled) must not turn signature checks off.
       if (file === '') throw new SettingValueError('is empty: name the PEM file of the public keys that sign releases, or unset it');

@@ -74,7 +74,7 @@ export const SERVING_SETTINGS = {
     name: 'API_KEYS_FILE',
     values: 'a file of `NAME sha256:HEX` lines',
     description:
-      'keys by name (`#` comments allowed), at least one (a file without a key is a configuration error at start, and a refused reload on SIGHUP); make entries with `npx facetform keys new NAME`. Both may be set. With neither, the server makes a key at start and prints it once',
+      'keys by name (`#` comments allowed), at least one (a file without a key is a configuration error at start, and a refused reload on SIGHUP); a regular file of at most 1 MiB (some 13,000 keys), so a larger one, a FIFO or a device is refused unread in the same way; make entries with `npx facetform keys new NAME`. Both may be set. With neither, the server makes a key at start and prints it once',
     ...existing('file'),
   },
   LOG_LEVEL: {
