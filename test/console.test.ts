@@ -2,11 +2,23 @@
  * The console end to end, in a real browser: Debian's chromium driven by playwright-core, against
  * the real server over HTTP. Leaves a screenshot in test-artifacts/.
  */
+import { execFile } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectionOfKind, declaredRelease, facetsWriting, repositoriesIn, ROOT, SHIPPED_REPOS } from './helpers/repos.js';
+import { parse as parseYaml } from 'yaml';
+import { toPointer } from '../src/util/json.js';
+import {
+  collectionOfKind,
+  declaredRelease,
+  facetsWriting,
+  repositoriesIn,
+  ROOT,
+  type ShippedCollection,
+  SHIPPED_REPOS,
+} from './helpers/repos.js';
 import { BASE, KEY, startTestServer, type TestServer } from './helpers/server.js';
 import { launchChromium, withoutChromium } from './helpers/tools.js';
 
@@ -108,6 +120,49 @@ async function openService(): Promise<void> {
   await eventually(async () => (await text('#render-state')).startsWith('rendered'), 'the seed to render');
 }
 const facetId = (facet: string) => `#facet-${facet.replace(/[^a-z0-9-]/g, '-')}`;
+
+/** A new tab of the console with the key entered. */
+async function consoleTab(viewport = { width: 1440, height: 1000 }, permissions: string[] = []): Promise<Page> {
+  const context = await browser.newContext({ viewport, permissions });
+  const tab = await context.newPage();
+  tab.on('pageerror', (error) => pageErrors.push(error.message));
+  await tab.goto(server.url + '/console');
+  await tab.fill('#api-key', KEY);
+  await tab.press('#api-key', 'Enter');
+  return tab;
+}
+
+/** Opens a collection in a tab, and waits for its first manifest: the answer to a render request of that collection. */
+async function openCollection(tab: Page, found: ShippedCollection, kind: string): Promise<void> {
+  const rendered = tab.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' &&
+      response.url().includes(`/${found.repository}/v1/resources/collections/${found.collection}/exec`) &&
+      response.ok(),
+  );
+  const exactly = (text: string) => new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`);
+  const repository = tab.locator('#repository option', { hasText: exactly(`${found.repository} v1 (`) });
+  await repository.waitFor({ state: 'attached' });
+  await tab.selectOption('#repository', (await repository.getAttribute('value'))!);
+  const collection = tab.locator('#collection option', { hasText: exactly(`${found.collection} (${kind})`) });
+  await collection.waitFor({ state: 'attached' });
+  await tab.selectOption('#collection', (await collection.getAttribute('value'))!);
+  await rendered;
+  await tab.locator('#render-state', { hasText: /^rendered/ }).waitFor();
+}
+
+/** The value at a path of a request body's values entry, from a request the page sent. */
+const sentValue = (postData: string | null, entry: string, segments: readonly string[]): unknown => {
+  try {
+    return segments.reduce((at: any, key) => at?.[key], JSON.parse(postData ?? '{}').values?.[entry]);
+  } catch {
+    return undefined;
+  }
+};
+
+/** Every string anywhere in a JSON value. */
+const stringsIn = (value: unknown): string[] =>
+  typeof value === 'string' ? [value] : value !== null && typeof value === 'object' ? Object.values(value).flatMap(stringsIn) : [];
 
 // CI installs chromium (.ci/run): there a missing browser fails the test instead of skipping it.
 describe.skipIf(withoutChromium)('console in a real browser', () => {
@@ -397,4 +452,175 @@ describe.skipIf(withoutChromium)('console in a real browser', () => {
     const outline = await page.evaluate(() => getComputedStyle(document.activeElement!).outlineStyle);
     expect(outline).not.toBe('none');
   });
+  it('keeps the lines of a multi-line value: in a text area, in the request, the manifest and the copied command', async () => {
+    // The ConfigMap's seed, with a value of several lines (a properties file): the console opens on it.
+    const CONFIGMAP = collectionOfKind('ConfigMap');
+    const entry = CONFIGMAP.seed.globalvars![CONFIGMAP.variable]!;
+    const multiLine = (value: unknown, at: string[]): Array<[string[], string]> =>
+      typeof value === 'string'
+        ? value.includes('\n')
+          ? [[at, value]]
+          : []
+        : value !== null && typeof value === 'object'
+          ? Object.entries(value).flatMap(([key, child]) => multiLine(child, [...at, key]))
+          : [];
+    const [[segments, original]] = multiLine(CONFIGMAP.seed.values[entry], []) as [[string[], string]];
+    expect(original, 'a seed value with line breaks').toBeDefined();
+    const tab = await consoleTab(undefined, ['clipboard-read', 'clipboard-write']);
+    await openCollection(tab, CONFIGMAP, 'ConfigMap');
+    const area = tab.locator(`#values-form [data-pointer="${toPointer(['values', entry, ...segments])}"]`);
+    expect(await area.evaluate((element) => element.tagName)).toBe('TEXTAREA');
+    expect(await area.inputValue()).toBe(original);
+
+    // Typed at its end: a line, Enter, another line. The request carries every line.
+    const typed = `${original}log.level=debug\nx=1`;
+    const sent = tab.waitForResponse(
+      (response) => response.request().method() === 'POST' && sentValue(response.request().postData(), entry, segments) === typed,
+    );
+    await area.focus();
+    await tab.keyboard.press('Control+End');
+    await tab.keyboard.type('log.level=debug');
+    await tab.keyboard.press('Enter');
+    await tab.keyboard.type('x=1');
+    expect((await sent).ok()).toBe(true);
+    await tab.locator('#manifest', { hasText: 'x=1' }).waitFor();
+    expect(stringsIn(parseYaml((await tab.locator('#manifest').textContent())!))).toContain(typed);
+
+    // The copied command, run as it is up to kubectl, sends the same lines and gets the same manifest.
+    await tab.click('#copy-command');
+    await tab.locator('#copy-state', { hasText: 'command copied' }).waitFor();
+    const copied = await tab.evaluate(() => navigator.clipboard.readText());
+    expect(copied).toBe(await tab.locator('#command').textContent());
+    expect(copied).toMatch(/ \| kubectl apply -f -$/);
+    const { stdout } = await promisify(execFile)('sh', ['-c', copied.replace(/ \| kubectl apply -f -$/, '')], {
+      env: { ...process.env, API_KEY: KEY },
+    });
+    expect(stringsIn(parseYaml(stdout))).toContain(typed);
+    expect(stdout).toBe(await tab.locator('#manifest').textContent());
+
+    // A new entry starts on one line; Shift+Enter makes it a text area, and so do pasted lines.
+    const mapSegments = segments.slice(0, -1);
+    const mapField = `#values-form fieldset[data-pointer="${toPointer(['values', entry, ...mapSegments])}"] > .add input`;
+    const newEntry = async (name: string, write: () => Promise<void>, expected: string) => {
+      await tab.fill(mapField, name);
+      await tab.press(mapField, 'Enter'); // the form is built again with the focus on the new entry
+      const added = tab.locator(`#values-form [data-pointer="${toPointer(['values', entry, ...mapSegments, name])}"]`);
+      expect(await added.evaluate((element) => [element.tagName, element === document.activeElement])).toEqual(['INPUT', true]);
+      const sentLines = tab.waitForResponse(
+        (response) =>
+          response.request().method() === 'POST' && sentValue(response.request().postData(), entry, [...mapSegments, name]) === expected,
+      );
+      await write();
+      await sentLines;
+      expect(await added.evaluate((element) => element.tagName)).toBe('TEXTAREA');
+      expect(await added.inputValue()).toBe(expected);
+      expect(await tab.locator(`label[for="${await added.getAttribute('id')}"]`).textContent(), 'its label').toBe(name);
+    };
+    await newEntry(
+      'notes',
+      async () => {
+        await tab.keyboard.type('a');
+        await tab.keyboard.press('Shift+Enter');
+        await tab.keyboard.type('b');
+      },
+      'a\nb',
+    );
+    await newEntry(
+      'pasted',
+      async () => {
+        await tab.evaluate(() => navigator.clipboard.writeText('p=1\r\nq=2'));
+        await tab.keyboard.press('Control+V');
+      },
+      'p=1\nq=2',
+    );
+    mkdirSync(ARTIFACTS, { recursive: true });
+    await tab.screenshot({ path: path.join(ARTIFACTS, 'console-multi-line.png'), fullPage: true });
+    await tab.context().close();
+    expect(pageErrors).toEqual([]);
+  });
+
+  for (const viewport of [
+    { width: 1400, height: 900 },
+    { width: 1024, height: 768 },
+    { width: 390, height: 844 },
+  ])
+    it(`lays out at ${viewport.width} px: nothing empty before a key, selects show their text, a long facet list folded, the manifest in view`, async () => {
+      const context = await browser.newContext({ viewport });
+      const tab = await context.newPage();
+      tab.on('pageerror', (error) => pageErrors.push(error.message));
+      await tab.goto(server.url + '/console');
+      // Before a key: no empty manifest or command bar, nothing to copy.
+      expect(await tab.locator('#key-state').textContent()).toBe('not set');
+      for (const bar of ['#manifest', '#command']) expect(await tab.locator(bar).isVisible(), bar).toBe(false);
+      for (const button of ['#copy-manifest', '#copy-command']) expect(await tab.locator(button).isDisabled(), button).toBe(true);
+      mkdirSync(ARTIFACTS, { recursive: true });
+      await tab.screenshot({ path: path.join(ARTIFACTS, `console-${viewport.width}-no-key.png`), fullPage: true });
+
+      await tab.fill('#api-key', KEY);
+      await tab.press('#api-key', 'Enter');
+      await openCollection(tab, SERVICE, 'Service');
+      for (const button of ['#copy-manifest', '#copy-command']) expect(await tab.locator(button).isDisabled(), button).toBe(false);
+
+      // Each repository (with its release, which was cut off), and the chosen collection and example, fit their select with room for its arrow.
+      const overflowing = await tab.evaluate(() =>
+        ['repository', 'collection', 'example'].flatMap((id) => {
+          const select = document.getElementById(id) as HTMLSelectElement;
+          const style = getComputedStyle(select);
+          const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - 20;
+          const options = id === 'repository' ? [...select.options] : [...select.selectedOptions];
+          return options.flatMap((option) => {
+            const probe = Object.assign(document.createElement('span'), { textContent: option.textContent });
+            probe.style.font = style.font;
+            probe.style.whiteSpace = 'pre';
+            document.body.append(probe);
+            const width = probe.getBoundingClientRect().width;
+            probe.remove();
+            return width > room ? [`#${id} "${option.textContent}": ${Math.round(width)} px of text in ${Math.round(room)} px`] : [];
+          });
+        }),
+      );
+      expect(overflowing).toEqual([]);
+
+      // The facet of the most sections lists their names, their descriptions folded until asked for.
+      const sectionsOf = (facet: string) => SERVICE_SECTIONS.filter((section) => section.facets.includes(facet));
+      const widest = [...new Set(SERVICE_SECTIONS.flatMap((section) => section.facets))].sort(
+        (a, b) => sectionsOf(b).length - sectionsOf(a).length,
+      )[0]!;
+      const summary = tab.locator(`.facet:has(${facetId(widest)}) summary`);
+      for (const section of sectionsOf(widest)) expect(await summary.textContent()).toContain(section.name);
+      expect(await tab.locator(`${facetId(widest)}-note`).isVisible()).toBe(false);
+      await summary.click();
+      expect(await tab.locator(`${facetId(widest)}-note`).isVisible()).toBe(true);
+      await summary.click();
+
+      // Ticked (the seed may tick it already), it makes the form long; at the end of the form the manifest is in view,
+      // beside it (not at 390 px: one column).
+      if (!(await tab.isChecked(facetId(widest)))) {
+        const sent = tab.waitForResponse(
+          (response) =>
+            response.request().method() === 'POST' && JSON.parse(response.request().postData() ?? '{}').facets?.includes(widest),
+        );
+        await tab.check(facetId(widest));
+        await sent;
+      }
+      await tab.locator('#values-form [data-pointer]').last().scrollIntoViewIfNeeded();
+      const box = async (selector: string) => (await tab.locator(selector).boundingBox())!;
+      const [manifest, values, output] = [await box('#manifest'), await box('.panel.values'), await box('.panel.output')];
+      if (viewport.width >= 1024) {
+        expect(output.x, 'the manifest beside the values').toBeGreaterThanOrEqual(values.x + values.width);
+        expect(manifest.y, 'the manifest within the window').toBeGreaterThanOrEqual(0);
+        expect(manifest.y + Math.min(manifest.height, 100)).toBeLessThanOrEqual(viewport.height);
+      } else {
+        expect(output.y, 'the manifest under the values').toBeGreaterThanOrEqual(values.y + values.height);
+      }
+      expect(await tab.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scrolling').toBe(true);
+      await tab.screenshot({ path: path.join(ARTIFACTS, `console-${viewport.width}-form-end.png`) });
+      await tab.evaluate(() => window.scrollTo(0, 0));
+      await tab.screenshot({ path: path.join(ARTIFACTS, `console-${viewport.width}.png`), fullPage: true });
+      console.log(
+        `console at ${viewport.width} px with ${widest}: ${await tab.evaluate(() => document.documentElement.scrollHeight)} px tall`,
+      );
+      await context.close();
+      expect(pageErrors).toEqual([]);
+    });
 });

@@ -212,6 +212,9 @@ describe('facetform dev', () => {
         // No key is asked for on loopback: the console loads the collections at once.
         const repository = page.locator('#repository option', { hasText: service.repository });
         await eventually(async () => ((await repository.count()) > 0 ? true : undefined), 'the repositories');
+        // None was entered, and none is stored: the page says that none is needed rather than "set".
+        expect(await text('#key-state')).toBe('not needed');
+        expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
         await page.selectOption('#repository', (await repository.first().getAttribute('value'))!);
         const collection = page.locator('#collection option', { hasText: `${service.collection} (` });
         await eventually(async () => ((await collection.count()) > 0 ? true : undefined), 'the collections');

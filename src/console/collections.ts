@@ -65,12 +65,9 @@ export async function loadCollection(): Promise<void> {
     scheduleRender();
   });
 
+  // The option names the example; its description, a sentence the select would cut off, is said under it.
   const examples = select('example');
-  examples.replaceChildren(
-    ...collection.examples.map((example, index) =>
-      option(String(index), example.description ? `${example.name}: ${example.description}` : example.name),
-    ),
-  );
+  examples.replaceChildren(...collection.examples.map((example, index) => option(String(index), example.name)));
   examples.disabled = collection.examples.length === 0;
   const seed = collection.examples.findIndex((example) => example.name === 'seed');
   examples.value = String(Math.max(seed, 0));
@@ -84,6 +81,7 @@ export async function loadCollection(): Promise<void> {
 /** Starts from the chosen example's request, or from an empty entry the collection's variable reads. */
 export function applyExample(): void {
   const example = state.collection?.examples[Number(select('example').value)];
+  $('example-description').textContent = example?.description ?? '';
   const variable = state.collection?.variable;
   const request: ExampleRequest = example?.request ?? { values: { app: {} }, globalvars: variable ? { [variable]: 'app' } : {} };
   state.values = structuredClone(request.values ?? {});

@@ -8,8 +8,15 @@ import { showKeyState } from './api.js';
 import { applyExample, loadCollection, loadCollections, loadRepositories, reportLoadError } from './collections.js';
 import { $, $input, all } from './dom.js';
 import { scheduleRender } from './render.js';
-import { KEY_STORAGE, state } from './state.js';
+import { KEY_STORAGE, KEYLESS_EVENT, state } from './state.js';
 import { modeChanged, valuesJsonEdited } from './values-editor.js';
+
+/** Says whether a key is set (or not needed), and loads the collections when the server can be asked. */
+function useKey(): void {
+  showKeyState(state.key ? 'set' : state.keyless ? 'not needed' : 'not set', Boolean(state.key) || state.keyless);
+  if (state.key || state.keyless) loadRepositories();
+  else $('pick-hint').textContent = 'Enter the API key to load the collections.';
+}
 
 $('key-form').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -17,9 +24,12 @@ $('key-form').addEventListener('submit', (event) => {
   if (state.key) sessionStorage.setItem(KEY_STORAGE, state.key);
   else sessionStorage.removeItem(KEY_STORAGE);
   $input('api-key').value = '';
-  showKeyState(state.key ? 'set' : 'not set', Boolean(state.key));
-  if (state.key) loadRepositories();
-  else $('pick-hint').textContent = 'Enter the API key to load the collections.';
+  useKey();
+});
+// No key entered is shown as none, not as a made-up one that the page would call "set".
+window.addEventListener(KEYLESS_EVENT, () => {
+  state.keyless = true;
+  if (!state.key) useKey();
 });
 
 $('repository').addEventListener('change', () => loadCollections().catch(reportLoadError));
@@ -51,5 +61,4 @@ $('copy-command').addEventListener('click', () => copy($('command').textContent 
 
 // ---- Start -------------------------------------------------------------------------------------------
 
-showKeyState(state.key ? 'set' : 'not set', Boolean(state.key));
-if (state.key) loadRepositories();
+if (state.key) useKey();

@@ -11,7 +11,7 @@
 // the page only (events, controls), so the console works without it.
 
 import { EVENTS_PATH, PREVIEW_HEADER, type PreviewStatus } from '../server/preview-status.js';
-import { KEY_STORAGE } from './state.js';
+import { KEYLESS_EVENT } from './state.js';
 
 const $ = (id: string) => document.getElementById(id);
 let banner: HTMLElement | undefined;
@@ -79,14 +79,9 @@ function refresh(before: PreviewStatus, after: PreviewStatus): void {
   else location.reload();
 }
 
-/** With no key needed, the console is given one it will not be asked for, so that it loads at once. */
-function fillKey(status: PreviewStatus): void {
-  const form = $('key-form');
-  const input = $('api-key');
-  if (!status.keyless || !(form instanceof HTMLFormElement) || !(input instanceof HTMLInputElement) || sessionStorage.getItem(KEY_STORAGE))
-    return;
-  input.value = 'no-key-needed';
-  form.requestSubmit();
+/** With no key needed, the console is told so, and loads at once without one. */
+function sayKeyless(status: PreviewStatus): void {
+  if (status.keyless) window.dispatchEvent(new Event(KEYLESS_EVENT));
 }
 
 async function start(): Promise<void> {
@@ -103,7 +98,7 @@ async function start(): Promise<void> {
   events.addEventListener('status', (event) => {
     const status = JSON.parse(event.data) as PreviewStatus;
     show(note, status);
-    if (last === undefined) fillKey(status);
+    if (last === undefined) sayKeyless(status);
     else if (last.session !== status.session || last.generation !== status.generation) refresh(last, status);
     last = status;
   });

@@ -4,12 +4,34 @@
 
 import { compareFacets, isMasterFacet, MASTER_FACET } from '../collection/facet.js';
 import { $, all, el } from './dom.js';
-import type { CollectionDocument } from './discovery.js';
+import type { CollectionDocument, SectionSummary } from './discovery.js';
 import { state } from './state.js';
 
 const boxes = (which = '') => all<HTMLInputElement>(`input[type="checkbox"]${which}`, $('facet-list'));
 
-/** One checkbox per facet, and under it each section it adds, with that section's description, as a list. `onChange` after a tick. */
+/** Each section a facet adds, with its description and the inputs it reads, as a list. */
+function sectionList(id: string, sections: readonly SectionSummary[]): HTMLUListElement {
+  return el(
+    'ul',
+    { id, className: 'facet-sections' },
+    ...sections.map((section) =>
+      el(
+        'li',
+        {},
+        el('span', { className: 'section-name', textContent: section.name }),
+        `: ${section.description}`,
+        section.inputs?.length ? el('span', { className: 'inputs', textContent: ` (reads ${section.inputs.join(', ')})` }) : undefined,
+      ),
+    ),
+  );
+}
+
+/**
+ * One checkbox per facet, and under it each section it adds, with that section's description, as a
+ * list. A facet of several sections (`addon:spec` of all of them) shows their names, its list behind
+ * a click: in full, the same descriptions stood under every facet and made the page thousands of
+ * pixels tall. `onChange` after a tick.
+ */
 export function buildFacets(collection: CollectionDocument, onChange: () => void): void {
   const list = $('facet-list');
   list.replaceChildren();
@@ -19,22 +41,15 @@ export function buildFacets(collection: CollectionDocument, onChange: () => void
     const box = el('input', { type: 'checkbox', id, value: facet, checked: master, disabled: master });
     box.addEventListener('change', onChange);
     const sections = collection.sections.filter((section) => section.facets.includes(facet));
-    const note = el(
-      'ul',
-      { id: `${id}-note`, className: 'facet-sections' },
-      ...sections.map((section) =>
-        el(
-          'li',
-          {},
-          el('span', { className: 'section-name', textContent: section.name }),
-          `: ${section.description}`,
-          section.inputs?.length ? el('span', { className: 'inputs', textContent: ` (reads ${section.inputs.join(', ')})` }) : undefined,
-        ),
-      ),
-    );
+    const note = sectionList(`${id}-note`, sections);
     box.setAttribute('aria-describedby', note.id);
     const label = el('label', { htmlFor: id, textContent: master ? `${MASTER_FACET} (always on)` : facet });
-    list.append(el('div', { className: 'facet' }, box, label, note));
+    const names = sections.map((section) => section.name).join(', ');
+    const shown =
+      sections.length > 1
+        ? el('details', { className: 'facet-sections-more' }, el('summary', {}, `${sections.length} sections: ${names}`), note)
+        : note;
+    list.append(el('div', { className: 'facet' }, box, label, shown));
   }
   $<HTMLFieldSetElement>('facets').disabled = false;
 }

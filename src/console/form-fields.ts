@@ -114,11 +114,57 @@ const asText = (value: JsonValue | undefined): string =>
 
 // ---- Editors of single values ----------------------------------------------------------------------
 
+const hasLineBreak = (text: string) => /[\r\n]/.test(text);
+const linesOf = (text: string) => Math.min(12, Math.max(2, text.split('\n').length));
+
+function linesArea(text: string, placeholder: string, onText: (text: string) => void): HTMLTextAreaElement {
+  const area = el('textarea', { rows: linesOf(text), spellcheck: false, placeholder, value: text });
+  area.addEventListener('input', () => {
+    area.rows = linesOf(area.value);
+    onText(area.value);
+  });
+  return area;
+}
+
+/**
+ * A text's control: one line, or a text area when the text has line breaks (a properties file in a
+ * ConfigMap), which an input would drop: `<input>` strips them from its value, and the first
+ * keystroke would send the lines joined. Pasting lines into an input, or Shift+Enter, makes it a
+ * text area, with its id, pointer and ARIA attributes.
+ */
+function textControl(text: string, placeholder: string, onText: (text: string) => void): HTMLInputElement | HTMLTextAreaElement {
+  if (hasLineBreak(text)) return linesArea(text, placeholder, onText);
+  const input = el('input', { type: 'text', spellcheck: false, placeholder, value: text });
+  input.addEventListener('input', () => onText(input.value));
+  const insertLines = (inserted: string) => {
+    const { value } = input;
+    const start = input.selectionStart ?? value.length;
+    const next = value.slice(0, start) + inserted + value.slice(input.selectionEnd ?? value.length);
+    const area = linesArea(next, placeholder, onText);
+    for (const { name, value: attribute } of [...input.attributes]) if (name !== 'type') area.setAttribute(name, attribute);
+    input.replaceWith(area);
+    area.focus();
+    area.setSelectionRange(start + inserted.length, start + inserted.length);
+    onText(next);
+  };
+  input.addEventListener('paste', (event) => {
+    const pasted = event.clipboardData?.getData('text/plain') ?? '';
+    if (!hasLineBreak(pasted)) return;
+    event.preventDefault();
+    insertLines(pasted.replace(/\r\n?/g, '\n'));
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || !event.shiftKey) return;
+    event.preventDefault();
+    insertLines('\n');
+  });
+  return input;
+}
+
 export function textEditor(c: FormBuild, field: TextField, segments: string[], label: string, options: EditOptions): void {
-  const control = el('input', { type: 'text', spellcheck: false, placeholder: textHint(field), value: asText(getAt(c.values, segments)) });
-  control.addEventListener('input', () => {
+  const control = textControl(asText(getAt(c.values, segments)), textHint(field), (text) => {
     // An empty field leaves the member out; in a list the item stays, as an empty string.
-    setAt(c.values, segments, control.value === '' && !options.inArray ? undefined : parseText(control.value, field));
+    setAt(c.values, segments, text === '' && !options.inArray ? undefined : parseText(text, field));
     c.onValue();
   });
   row(c, rowOf(control, field, segments, label, options));
@@ -149,15 +195,7 @@ export function selectEditor(c: FormBuild, field: Field, segments: string[], lab
 export function jsonEditor(c: FormBuild, field: Field, segments: string[], label: string, options: EditOptions): void {
   const value = getAt(c.values, segments);
   const structured = value !== null && typeof value === 'object';
-  const control = structured
-    ? el('textarea', {
-        rows: Math.min(8, JSON.stringify(value, null, 2).split('\n').length),
-        spellcheck: false,
-        value: JSON.stringify(value, null, 2),
-      })
-    : el('input', { type: 'text', spellcheck: false, placeholder: 'JSON', value: asText(value) });
-  control.addEventListener('input', () => {
-    const text = control.value;
+  const onText = (text: string) => {
     let parsed: JsonValue = text;
     try {
       parsed = JSON.parse(text);
@@ -166,7 +204,8 @@ export function jsonEditor(c: FormBuild, field: Field, segments: string[], label
     }
     setAt(c.values, segments, text === '' && !options.inArray ? undefined : parsed);
     c.onValue();
-  });
+  };
+  const control = structured ? linesArea(JSON.stringify(value, null, 2), '', onText) : textControl(asText(value), 'JSON', onText);
   row(c, rowOf(control, field, segments, label, options));
 }
 
@@ -195,7 +234,7 @@ export function untyped(
     container.append(set);
     return;
   }
-  let control: HTMLInputElement;
+  let control: HTMLInputElement | HTMLTextAreaElement;
   if (typeof node === 'boolean') {
     const box = (control = el('input', { type: 'checkbox', checked: node }));
     control.addEventListener('change', () => {
@@ -204,9 +243,8 @@ export function untyped(
     });
   } else {
     const type = node === null ? 'null' : typeof node;
-    const input = (control = el('input', { type: 'text', spellcheck: false, value: node === null ? 'null' : String(node ?? '') }));
-    control.addEventListener('input', () => {
-      setAt(c.values, segments, parseLeaf(input.value, type));
+    control = textControl(node === null ? 'null' : String(node ?? ''), '', (text) => {
+      setAt(c.values, segments, parseLeaf(text, type));
       c.onValue();
     });
   }

@@ -35,6 +35,7 @@ async function render(): Promise<void> {
   const seq = ++state.renderSeq;
   const body = requestBody();
   $('command').textContent = curlCommand(body);
+  $<HTMLButtonElement>('copy-command').disabled = false; // disabled until there is something to copy
   $('render-state').textContent = 'rendering…';
   let response: Response;
   let text: string;
@@ -54,6 +55,7 @@ async function render(): Promise<void> {
   if (response.ok) {
     state.manifest = text;
     $('manifest').textContent = text;
+    $<HTMLButtonElement>('copy-manifest').disabled = false;
     $('manifest').classList.remove('stale');
     $('render-state').textContent = `rendered by release ${response.headers.get('x-facetform-release')}`;
     return;

@@ -7,9 +7,13 @@ import type { CollectionDocument } from './discovery.js';
 import type { Schema } from './schema.js';
 
 export const KEY_STORAGE = 'facetform.apiKey';
+/** Sent on window by dev-reload.ts when the server asks for no key (`facetform dev` on loopback). */
+export const KEYLESS_EVENT = 'facetform:keyless';
 
 export const state = {
   key: sessionStorage.getItem(KEY_STORAGE) ?? '',
+  /** The server asks for no key: none is entered, and none is needed. */
+  keyless: false,
   collection: undefined as CollectionDocument | undefined,
   collectionPath: '',
   /** The collection's input JSON Schema. */
