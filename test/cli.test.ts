@@ -259,6 +259,17 @@ describe('facetform lint and build', () => {
     const run = await facetform(['frobnicate']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('unknown command "frobnicate"');
+    expect(run.stderr).not.toContain('did you mean');
+  });
+
+  it('says which command or option a misspelt one meant, by the rule lint and the API use', async () => {
+    const command = await facetform(['rendr']);
+    expect(command.code).toBe(2);
+    expect(command.stderr).toMatch(/^facetform: unknown command "rendr"; did you mean "render"\?\nUsage:/);
+    const option = await facetform(['render', 'service-resources/service', '--reqest', 'seed.json']);
+    expect(option).toMatchObject({ code: 2, stderr: 'facetform render: unknown option --reqest; did you mean "--request"?\n' });
+    const far = await facetform(['lint', '--frobnicate']);
+    expect(far).toMatchObject({ code: 2, stderr: 'facetform lint: unknown option --frobnicate; the command takes --repos\n' });
   });
 
   it('lint, build and diff name a repositories folder that does not exist, exit 2 and print no stack trace', async () => {

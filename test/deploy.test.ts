@@ -7,6 +7,7 @@ import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitorin
 import { parseAllDocuments } from 'yaml';
 import { checkManifest } from '../src/manifest/kube-check.js';
 import { readTrustedKeys } from '../src/oci/signature.js';
+import { ApiKeys } from '../src/server/api-keys.js';
 import { readConfig, SETTINGS } from '../src/server/config.js';
 import { ROOT, tempDir } from './helpers/repos.js';
 import { withoutKubectl } from './helpers/tools.js';
@@ -83,7 +84,11 @@ describe('deploy/', () => {
       }
       const app = built.find((manifest) => manifest.kind === 'Deployment' && manifest.metadata.name === 'facetform')!;
       const container = app.spec.template.spec.containers[0];
-      expect(container.image).toBe('facetform:1.1.0');
+      // The image tag is facetform's version, as docs/deploy.md builds and runs it.
+      const { version } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { version: string };
+      expect(container.image).toBe(`facetform:${version}`);
+      const deployDoc = readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');
+      expect([...deployDoc.matchAll(/\bfacetform:(\d[\w.-]*)/g)].map((match) => match[1])).toEqual([version, version]);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
       expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
@@ -155,6 +160,15 @@ describe('deploy/', () => {
       expect(endpoint.authorization.type).toBe('Bearer');
     },
   );
+
+  it('ships placeholders that say so: a key file the server refuses to start on, a registry and a trust key to replace', () => {
+    // docs/deploy.md says the pods crash-loop with this message until a key is added.
+    expect(() => ApiKeys.fromFile(path.join(DEPLOY, 'api-keys'))).toThrow(/holds no key, so every request would be refused \(401\)/);
+    const deployDoc = readFileSync(path.join(ROOT, 'docs/deploy.md'), 'utf8');
+    const from = /value: (oci:\/\/\S+)/.exec(readFileSync(path.join(DEPLOY, 'deployment.yaml'), 'utf8'))![1]!;
+    expect(deployDoc).toContain(`BUNDLES_FROM=${from}`);
+    expect(deployDoc).toContain('`deploy/trust.pub` is a placeholder key');
+  });
 });
 
 describe('Dockerfile', () => {

@@ -39,16 +39,20 @@ function prose(text: string): string {
     .join('\n');
 }
 
+/** GitHub's anchor of one heading: lower case, punctuation dropped, spaces as hyphens. */
+const slugOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+
 /** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens; a repeated one gets -1, -2, … */
 function anchorsOf(text: string): Set<string> {
   const seen = new Map<string, number>();
   const anchors = new Set<string>();
   for (const [, heading] of prose(text).matchAll(/^#{1,6} (.+)$/gm)) {
-    const slug = heading!
-      .trim()
-      .toLowerCase()
-      .replace(/[^\p{L}\p{N}\s_-]/gu, '')
-      .replace(/\s/g, '-');
+    const slug = slugOf(heading!);
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -144,6 +148,42 @@ describe('links and paths', () => {
   it.each(PAGES)('%s: tells no internal history', (page) => {
     const text = read(page).toLowerCase();
     for (const word of ['issue ', 'design card', "the seed's"]) expect(text, word).not.toContain(word);
+  });
+});
+
+describe('comments in deploy/, gitops/, examples/ and the Dockerfile', () => {
+  const files = [
+    'Dockerfile',
+    ...['deploy', 'gitops', 'examples'].flatMap((folder) =>
+      readdirSync(path.join(ROOT, folder), { recursive: true, encoding: 'utf8' })
+        .filter((file) => /\.(ya?ml|sh)$|Dockerfile$/.test(file))
+        .map((file) => `${folder}/${file}`),
+    ),
+  ];
+
+  it('point at pages, headings and paths of this repository that exist', () => {
+    const broken: string[] = [];
+    const hasHeading = (page: string, anchor: string) => existsSync(path.join(ROOT, page)) && anchorsOf(read(page)).has(anchor);
+    for (const file of files) {
+      for (const [number, line] of read(file).split('\n').entries()) {
+        const comment = /^\s*#(.*)$/.exec(line)?.[1];
+        if (comment === undefined) continue;
+        const where = `${file}:${number + 1}`;
+        // A page and heading by link (docs/releases.md#releases-through-a-registry) or by name (README, "Quick start").
+        for (const [, page, anchor] of comment.matchAll(/\b((?:docs\/[\w-]+|README)\.md)(?:#([\w-]+))?/g))
+          if (!existsSync(path.join(ROOT, page!)) || (anchor !== undefined && !hasHeading(page!, anchor)))
+            broken.push(`${where}: ${page}${anchor === undefined ? '' : `#${anchor}`}`);
+        for (const [, page, heading] of comment.matchAll(/\b(README|docs\/[\w-]+\.md), "([^"]+)"/g)) {
+          const file = page === 'README' ? 'README.md' : page!;
+          if (!hasHeading(file, slugOf(heading!))) broken.push(`${where}: no heading "${heading}" in ${file}`);
+        }
+        for (const [named] of comment.matchAll(/\b(?:src|test|scripts|deploy|gitops|examples|repos|docs|bin)\/[\w./-]*\w/g))
+          // A collection's examples/<name>.json is a path within the collection's folder, not this repository's.
+          if (!/^examples\/[^/]+\.json$/.test(named) && !existsSync(path.join(ROOT, named))) broken.push(`${where}: no path ${named}`);
+      }
+    }
+    expect(files).toContain('deploy/deployment.yaml');
+    expect(broken).toEqual([]);
   });
 });
 

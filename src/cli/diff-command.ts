@@ -3,7 +3,9 @@
  * earlier release (its examples and generated requests) with it and with the working tree of
  * repos/ (or a built release), and prints each difference with its class; for the working tree,
  * every change with its level and the build's verdict too. Exits 1 where the build would refuse the
- * release (for built releases: where a difference breaks callers).
+ * release (for built releases: where a difference breaks callers). What changed comes first: a
+ * repository whose working tree is a release already built, byte for byte, is one line at the end,
+ * unless it is named or --from is given.
  */
 import { existsSync, readdirSync } from 'node:fs';
 import type { Bundle } from '../bundle/bundle.js';
@@ -49,12 +51,17 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
   const targets = tree?.bundles ?? builtReleases(dist, options.to!, options['api-version']);
   const missing = positionals.find((name) => !targets.some((target) => target.repository.name === name));
   if (missing !== undefined) throw new CliError(`${missing} has no release ${options.to ?? 'in ' + options.repos} to compare`);
-  const results: Array<{ comparison: RenderedComparison; verdict?: Verdict }> = [];
+  const results: DiffResult[] = [];
   for (const target of targets) {
     const { name, apiVersion, release } = target.repository;
     if (positionals.length > 0 && !positionals.includes(name)) continue;
     const released = releasesInDist(dist, name, apiVersion);
     const from = options.from ?? releaseBefore(released, release);
+    // A repository nobody touched is its last build again: one line, after what changed, unless it was asked for.
+    if (tree !== undefined && positionals.length === 0 && options.from === undefined && alreadyBuilt(dist, target)) {
+      results.push({ unchanged: { repository: name, apiVersion, release, ...(from === undefined ? {} : { from }) } });
+      continue;
+    }
     if (from === undefined) {
       io.err(`${name} ${apiVersion} ${release}: no earlier release in ${dist} to compare with\n`);
       continue;
@@ -75,11 +82,36 @@ export async function runDiff(args: string[], io: Io): Promise<number> {
       if (conflict !== undefined) Object.assign(verdict, { ok: false, message: conflict });
     }
     results.push({ comparison, verdict });
-    if (options.format === 'text') io.out(formatComparison(comparison) + (verdict === undefined ? '' : formatVerdict(verdict, comparison)));
   }
-  if (options.format === 'json') io.out(JSON.stringify(results, null, 2) + '\n');
-  const refused = results.some(({ comparison, verdict }) => (verdict === undefined ? outputLevel(comparison) === 'breaking' : !verdict.ok));
+  // What changed first: the untouched repositories come last, whatever their order in repos/.
+  results.sort((a, b) => Number('unchanged' in a) - Number('unchanged' in b));
+  io.out(options.format === 'json' ? JSON.stringify(results, null, 2) + '\n' : results.map(formatResult).join(''));
+  const refused = results.some(
+    (result) =>
+      !('unchanged' in result) && (result.verdict === undefined ? outputLevel(result.comparison) === 'breaking' : !result.verdict.ok),
+  );
   return refused ? 1 : 0;
+}
+
+/** One repository's part of the output: its comparison (and the build's verdict), or the line of one left as built. */
+type DiffResult =
+  | { comparison: RenderedComparison; verdict?: Verdict }
+  | { unchanged: { repository: string; apiVersion: string; release: string; from?: string } };
+
+function formatResult(result: DiffResult): string {
+  if ('unchanged' in result) {
+    const { repository, apiVersion, release, from } = result.unchanged;
+    const against = from === undefined ? '' : ` (facetform diff ${repository} shows it against ${from})`;
+    return `${repository} ${apiVersion} ${release}: unchanged since its build${against}\n`;
+  }
+  const { comparison, verdict } = result;
+  return formatComparison(comparison) + (verdict === undefined ? '' : formatVerdict(verdict, comparison));
+}
+
+/** Whether the working tree's `bundle` is a release dist/ already holds, byte for byte: nothing for the build to release. */
+function alreadyBuilt(dist: string, bundle: Bundle): boolean {
+  const { name, apiVersion, release } = bundle.repository;
+  return existsSync(bundleFileOf(dist, name, apiVersion, release)) && releaseConflict(dist, bundle) === undefined;
 }
 
 /** The repositories as they are now, compiled in memory: what the next build would release; null after lint errors. */

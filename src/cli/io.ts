@@ -1,5 +1,6 @@
 /** What commands print to, so tests can run them in process. */
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { closestName, didYouMean } from '../util/did-you-mean.js';
 
 export interface Io {
   out(text: string): void;
@@ -31,6 +32,17 @@ export function parseCommandArgs<T extends ParseArgsConfig['options']>(args: str
   try {
     return parseArgs({ args, options, allowPositionals, strict: true });
   } catch (error) {
+    const unknown = /^Unknown option '([^']+)'/.exec((error as Error).message)?.[1];
+    if ((error as NodeJS.ErrnoException).code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && unknown !== undefined)
+      throw new CliError(unknownOption(unknown, Object.keys(options ?? {})));
     throw new CliError((error as Error).message);
   }
+}
+
+/** An option the command does not take, with the one it most likely meant (by the rule of lint and the API) or the ones it takes. */
+function unknownOption(given: string, names: string[]): string {
+  const known = names.map((name) => `--${name}`);
+  const suggestion = closestName(given, known);
+  if (suggestion !== undefined) return `unknown option ${given}${didYouMean(suggestion)}`;
+  return `unknown option ${given}; ${known.length === 0 ? 'the command takes none' : `the command takes ${known.join(', ')}`}`;
 }

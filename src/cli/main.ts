@@ -1,4 +1,5 @@
 /** `facetform`: lint, build and render offline. Each command lives in its own module. */
+import { closestName, didYouMean } from '../util/did-you-mean.js';
 import { PACKAGE_VERSION } from '../util/package-version.js';
 import { CliError, type Io, processIo } from './io.js';
 import { commandUsage } from './usage.js';
@@ -70,7 +71,8 @@ export async function main(argv: string[], io: Io = processIo): Promise<number> 
   }
   const load = Object.hasOwn(commands, command) ? commands[command] : undefined;
   if (load === undefined) {
-    io.err(`facetform: unknown command "${command}"\n${USAGE}\n`);
+    const suggestion = closestName(command, [...Object.keys(commands), 'help', 'version']);
+    io.err(`facetform: unknown command "${command}"${didYouMean(suggestion)}\n${USAGE}\n`);
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {

@@ -11,7 +11,7 @@ import { ociRepository, repositoryOf } from '../oci/reference.js';
 import { pullRelease } from '../oci/release-pull.js';
 import { readTrustedKeys } from '../oci/signature.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
-import { explainRegistryErrors, parseReleaseSpec, REGISTRY_OPTIONS, registryClient } from './registry-options.js';
+import { explainRegistryErrors, parseReleaseSpec, REGISTRY_OPTIONS, registryClient, releaseDigests } from './registry-options.js';
 
 export async function runPull(args: string[], io: Io, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { ...REGISTRY_OPTIONS, 'trust-key': { type: 'string' } }, true);
@@ -57,9 +57,9 @@ export async function runPull(args: string[], io: Io, env: NodeJS.ProcessEnv = p
         ? trusted === undefined
           ? ', signature not checked (no trust key)'
           : ''
-        : `, signed by ${pulled.signedBy}`;
+        : `, signed by key ${pulled.signedBy}`;
     io.out(
-      `${place.registry}/${name}:${release} ${outcome === 'added' ? 'pulled into' : 'already in'} ${values.bundles} (${pulled.bundle.digest}${signed}, ${took})\n`,
+      `${place.registry}/${name}:${release} ${outcome === 'added' ? 'pulled into' : 'already in'} ${values.bundles} (${releaseDigests(pulled.digest, pulled.bundle.digest)}${signed}, ${took})\n`,
     );
     return 0;
   });

@@ -12,7 +12,7 @@ import { releaseFiles } from '../oci/release-artifact.js';
 import { pushRelease } from '../oci/release-push.js';
 import { readSigningKey } from '../oci/signature.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
-import { explainRegistryErrors, parseReleaseSpec, REGISTRY_OPTIONS, registryClient } from './registry-options.js';
+import { explainRegistryErrors, parseReleaseSpec, REGISTRY_OPTIONS, registryClient, releaseDigests } from './registry-options.js';
 
 export async function runPush(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseCommandArgs(args, { ...REGISTRY_OPTIONS, sign: { type: 'string' } }, true);
@@ -52,8 +52,8 @@ export async function runPush(args: string[], io: Io): Promise<number> {
       const pushed = await pushRelease(client, name, bundle, releaseFiles(path.dirname(file)), entry.date, signingKey);
       const took = `${Math.round(performance.now() - started)} ms`;
       const what = pushed.outcome === 'pushed' ? 'pushed' : 'already there';
-      const signed = pushed.signedBy === undefined ? '' : `, signed by ${pushed.signedBy}`;
-      io.out(`${place.registry}/${name}:${entry.release} ${what} (${pushed.digest}${signed}, ${took})\n`);
+      const signed = pushed.signedBy === undefined ? '' : `, signed by key ${pushed.signedBy}`;
+      io.out(`${place.registry}/${name}:${entry.release} ${what} (${releaseDigests(pushed.digest, bundle.digest)}${signed}, ${took})\n`);
     }
     return 0;
   });

@@ -49,6 +49,14 @@ export async function registryClient(
   return { place, client: new RegistryClient(place.registry, { insecure: values.insecure ?? false, credentials }) };
 }
 
+/**
+ * What push and pull say of a release, in the same words: the digest of its OCI manifest (what the
+ * registry, crane and oras name it by, and what a signature signs) and of its bundle (dist/index.json's).
+ */
+export function releaseDigests(manifestDigest: string, bundleDigest: string): string {
+  return `manifest ${manifestDigest}, bundle ${bundleDigest}`;
+}
+
 /** Runs a registry command, turning what a user can mend into a CliError (exit 1) that says it. */
 export async function explainRegistryErrors<T>(run: () => Promise<T>): Promise<T> {
   try {

@@ -56,16 +56,20 @@ async function prepareBundles(config: ServerConfig, io: Io): Promise<{ distDir: 
   }
 }
 
-/** With no key configured, a key made for this run, printed once; undefined otherwise. */
-function generatedKey(config: ServerConfig, io: Io): string | undefined {
+/** With no key configured, a key made for this run (printed by announceKey once the server listens); undefined otherwise. */
+function generatedKey(config: ServerConfig): string | undefined {
   if (config.apiKeys !== undefined || config.apiKeysFile !== undefined) return undefined;
-  const key = newKey();
+  return newKey();
+}
+
+/** The key made for this run, printed once, just before the line that says the server listens: a run that cannot listen prints no key it will never take. */
+function announceKey(key: string | undefined, io: Io): void {
+  if (key === undefined) return;
   io.err(
     `No API key is configured, so this run made one. Send it as X-APIKEY:\n\n    ${key}\n\n` +
       'It is printed only now and lasts until the server stops. To choose keys, set API_KEYS=key1,key2, or\n' +
       'API_KEYS_FILE=FILE with lines made by `npx facetform keys new NAME`.\n',
   );
-  return key;
 }
 
 /** The keys the configuration names, and the one made for this run; a key file that cannot be read is a CliError. */
@@ -184,7 +188,10 @@ async function serve(config: ServerConfig, io: Io, distDir: string, registry: Bu
     state.metrics.scrape = workerMetrics.scrapeFromPrimary;
     onCapacity((capacity) => (state.workers = capacity));
     announceListening(running.url);
-  } else io.err(`facetform serving ${describeServed(state.registry)} on ${running.url}\n`);
+  } else {
+    announceKey(key, io);
+    io.err(`facetform serving ${describeServed(state.registry)} on ${running.url}\n`);
+  }
   const signal = await stopped;
   logger.info({ signal }, 'shutting down: no new connections, finishing requests in flight');
   follower?.stop();
@@ -220,7 +227,7 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     return code;
   }
   const { distDir, registry } = await prepareBundles(config, io);
-  const key = generatedKey(config, io);
+  const key = generatedKey(config);
   if (config.workers === 1) return serve(config, io, distDir, registry, key);
   loadKeys(config, key); // a key file that cannot be read stops the start here, not in every worker
   // The primary's log goes where the workers' goes, and no more than theirs may a stuck stdout stop it.
@@ -233,10 +240,12 @@ export async function runServe(args: string[], io: Io, env: NodeJS.ProcessEnv = 
     env: { BUNDLES_DIR: distDir },
     key,
     // Following a registry, the first poll may have added releases since the folder was read.
-    onListening: (url) =>
+    onListening: (url) => {
+      announceKey(key, io);
       io.err(
         `facetform serving ${describeServed(follow === undefined ? registry : loadRegistry(distDir, true))} on ${url} with ${config.workers} workers\n`,
-      ),
+      );
+    },
     say: (text) => io.err(text),
     logger,
     ...(follow === undefined ? {} : { follow, firstPollBeforeWorkers: registry.bundles.length === 0 }),

@@ -67,6 +67,10 @@ describe('facetform generate with hostile request files', () => {
     expect(linked.code).toBe(1);
     expect(linked.stdout).toBe('');
     expect(linked.stderr).toMatch(/requests\/linked\.yaml is a link to .*, outside the folder/);
+    // What docs/gitops.md says is read: a `..` that stays inside, and bundles wherever they are (here absolute).
+    const inside = await generate({ 'requests/a.yaml': stringify(REQUEST) }, { requests: ['requests/../requests/a.yaml'] });
+    expect(inside.code, inside.stderr).toBe(0);
+    expect(inside.stdout).toContain('kind: ConfigMap');
   });
 
   it('says a YAML alias bomb is YAML it cannot read', async () => {

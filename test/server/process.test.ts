@@ -159,13 +159,17 @@ describe('facetform serve', () => {
     expect(describeServed(new BundleRegistry([one]))).toBe('1 repository (1 release, 1 collection)');
   });
 
-  it('says which port is taken', async () => {
+  it('says which port is taken, and prints no key for a run that never listened', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const { port } = blocker.address() as AddressInfo;
     try {
       const result = await failedStart({ BUNDLES_DIR: dist, API_KEYS: 'some-long-key', PORT: String(port) });
       expect(result.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      // With no key configured, the key made for the run is printed only once the server listens.
+      const keyless = await failedStart({ BUNDLES_DIR: dist, PORT: String(port) });
+      expect(keyless.stderr).toContain(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+      expect(keyless.stderr).not.toContain('No API key is configured');
     } finally {
       blocker.close();
     }

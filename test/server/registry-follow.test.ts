@@ -76,7 +76,7 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM
 
   it('serves the signed releases pushed before it started, from an empty bundles folder, and says the registry is reachable', async () => {
     const place = `${registry.place}-start`;
-    for (const release of RELEASES) expect(await push(place, release, keys.trusted)).toContain(`:${release} pushed (sha256:`);
+    for (const release of RELEASES) expect(await push(place, release, keys.trusted)).toContain(`:${release} pushed (manifest sha256:`);
     const server = await follow(place);
 
     expect(await listedReleases(server)).toEqual(RELEASES);
@@ -121,7 +121,7 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM
     ).finally(() => (loadEnded = true));
     await sleep(1500);
     const pushStarted = performance.now();
-    expect(await push(place, LATEST, keys.trusted)).toContain(`:${LATEST} pushed (sha256:`);
+    expect(await push(place, LATEST, keys.trusted)).toContain(`:${LATEST} pushed (manifest sha256:`);
     const pushSeconds = (performance.now() - pushStarted) / 1000;
     const appeared = await waitFor(
       async () => ((await exec(server, body)).release === LATEST ? true : undefined),
@@ -163,7 +163,11 @@ describe.skipIf(!hasDockerRegistry)('a server following a registry (BUNDLES_FROM
     expect(ready.registry.refused[reference(unsigned)]).toContain('it is not signed');
 
     const signed = await push(place, badlySigned, keys.trusted);
-    expect(signed).toMatch(new RegExp(`:${badlySigned.replaceAll('.', '\\.')} already there \\(sha256:[0-9a-f]{64}, signed by sha256:`));
+    expect(signed).toMatch(
+      new RegExp(
+        `:${badlySigned.replaceAll('.', '\\.')} already there \\(manifest sha256:[0-9a-f]{64}, bundle sha256:[0-9a-f]{64}, signed by key sha256:`,
+      ),
+    );
     const appeared = await waitFor(
       async () => ((await exec(server, body)).release === badlySigned ? true : undefined),
       SERVED_WITHIN,

@@ -15,6 +15,7 @@ import {
   SHIPPED_REPOS,
   tempDir,
   roomForASection,
+  roomsForASection,
 } from '../helpers/repos.js';
 
 const DIST = path.join(ROOT, 'dist');
@@ -196,6 +197,41 @@ describe('a release judged by what it renders', () => {
 });
 
 describe('facetform diff', () => {
+  it("shows the author's change first, and each repository left as built in one line", async () => {
+    // A section in the last repository, which diff used to print after every untouched one.
+    const room = roomsForASection().at(-1)!;
+    const { found, section } = room;
+    const bump = minorBump(found.repository);
+    const repos = repoCopy(SHIPPED_REPOS, {
+      [`${found.repository}/${found.collection}/sections/${section}.json`]: JSON.stringify(room.content),
+      [`${found.repository}/${found.collection}/examples/${section}-planted.json`]: JSON.stringify(room.example),
+      ...bump,
+    });
+    const run = await runCli(['diff', '--repos', repos, '--bundles', DIST]);
+    expect(run.code, run.stderr).toBe(0);
+    const lines = run.stdout.trimEnd().split('\n');
+    const next = (JSON.parse(Object.values(bump)[0]!) as { release: string }).release;
+    expect(lines[0]).toMatch(new RegExp(`^${found.repository} v1 [\\d.]+ → ${next.replaceAll('.', '\\.')}: `));
+    const untouched = repositoriesIn().filter(({ name }) => name !== found.repository);
+    const verdict = lines.findIndex((line) => line.startsWith('  verdict: '));
+    expect(lines.slice(0, verdict).join('\n')).toContain(`adds section ${section} to ${found.collection}`);
+    expect(lines.slice(verdict + 1)).toEqual(
+      untouched.map(({ name, release }) =>
+        expect.stringMatching(
+          new RegExp(
+            `^${name} v1 ${release.replaceAll('.', '\\.')}: unchanged since its build \\(facetform diff ${name} shows it against `,
+          ),
+        ),
+      ),
+    );
+
+    // Named, an untouched repository is compared in full with the release before it, as before.
+    const named = await runCli(['diff', untouched[0]!.name, '--repos', repos, '--bundles', DIST]);
+    expect(named.code, named.stderr).toBe(0);
+    expect(named.stdout).toMatch(new RegExp(`^${untouched[0]!.name} v1 [\\d.]+ → ${untouched[0]!.release.replaceAll('.', '\\.')}: `));
+    expect(named.stdout).toContain('  verdict: the build accepts');
+  });
+
   it('shows what the shipped repositories changed since their first release, every collection classified', async () => {
     for (const { name, release, collections } of repositoriesIn()) {
       const [first] = committedReleases(name);
