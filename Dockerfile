@@ -17,7 +17,7 @@ RUN npx tsc -p tsconfig.json && node scripts/pack.mjs && node bin/facetform.js b
 
 # Runtime: production dependencies only (serving needs no compiler), as the unprivileged node user.
 FROM node:20-bookworm-slim AS runtime
-ENV NODE_ENV=production PORT=8080 HOST=0.0.0.0 BUNDLES_DIR=/app/dist
+ENV NODE_ENV=production PORT=8790 HOST=0.0.0.0 BUNDLES_DIR=/app/dist
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
@@ -26,7 +26,7 @@ COPY --from=build /app/lib ./lib
 COPY --from=build /app/dist ./dist
 COPY --from=build /app/src/console ./src/console
 USER node
-EXPOSE 8080
+EXPOSE 8790
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8790) + '/healthz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 CMD ["node", "bin/facetform.js", "serve"]

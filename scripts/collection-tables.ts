@@ -128,7 +128,7 @@ export function curlList(repos: string): string {
     CURL_BEGIN,
     '',
     '```sh',
-    'F=http://localhost:8080/apis/repos/facetform',
+    'F=http://localhost:8790/apis/repos/facetform',
     `post() { curl -s -X POST "$F/$1/v1/resources/collections/$2/exec?format=yaml" -H "X-APIKEY: $API_KEY" -H 'Content-Type: application/json' -d @"repos/$1/$2/examples/seed.json"; }`,
     ...calls.map(([call, tail]) => `${call.padEnd(width)}${tail}`),
     '```',

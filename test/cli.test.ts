@@ -7,9 +7,11 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { USAGE } from '../src/cli/main.js';
 import { buildInto, runCli } from './helpers/build.js';
-import { collectionOfKind, DEMO_REPOS, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
+import { collectionOfKind, DEMO_REPOS, repositoriesIn, ROOT, SHIPPED_REPOS, tempDir } from './helpers/repos.js';
 
 const BIN = path.join(ROOT, 'bin/facetform.js');
+const SERVICE = collectionOfKind('Service');
+const collectionPath = `${SERVICE.repository}/${SERVICE.collection}`;
 
 async function facetform(args: string[], input?: string): Promise<{ code: number; stdout: string; stderr: string }> {
   const child = promisify(execFile)(process.execPath, [BIN, ...args], { cwd: ROOT });
@@ -188,17 +190,62 @@ describe('facetform render', () => {
   });
 
   it('names what exists when the repository or collection is unknown, and explains usage errors', async () => {
-    expect((await facetform(['render', 'service-resources/servce', '--values', '-', '--bundles', dist], '{}')).stderr).toBe(
-      'facetform render: no collection servce in service-resources; known: endpoints, ingress, ingressclass, service\n',
+    // What exists is what repos/ holds (dist is built from it), so an author's new collection changes no line here.
+    const repositories = repositoriesIn();
+    const { name: repository, collections } = repositories.find((candidate) => candidate.collections.length > 0)!;
+    expect((await facetform(['render', `${repository}/servce`, '--values', '-', '--bundles', dist], '{}')).stderr).toBe(
+      `facetform render: no collection servce in ${repository}; known: ${collections.join(', ')}\n`,
     );
-    expect((await facetform(['render', 'nope/service', '--values', '-', '--bundles', dist], '{}')).stderr).toContain(
-      'known: config-and-storage-resources, extend-resources, service-resources',
+    expect((await facetform(['render', `nope/${collections[0]}`, '--values', '-', '--bundles', dist], '{}')).stderr).toContain(
+      `known: ${repositories.map((candidate) => candidate.name).join(', ')}`,
     );
     const usage = await facetform(['render', 'service-resources/service', '--bundles', dist]);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('facetform render: give either --values FILE or --request FILE\n');
     const missing = await facetform(['render', 'service-resources/service', '--values', 'no-such-file.json', '--bundles', dist]);
     expect(missing.stderr).toBe('facetform render: cannot read values file no-such-file.json: ENOENT\n');
+  });
+
+  // The server's wording (src/util/json-syntax.ts): a .json file is JSON, so YAML takes neither `tru` nor `["master",]`.
+  it.each([
+    [
+      'a trailing comma',
+      '{"facets": ["master",]}',
+      'at line 1, column 21: a comma before the "]" that closes the array: JSON allows no trailing comma',
+    ],
+    [
+      'a misspelt literal',
+      '{"facets": ["master"],\n "strict": tru}',
+      'at line 2, column 12: a word that is not a JSON value: true, false and null are written in full, in lowercase',
+    ],
+    [
+      'an unterminated string',
+      '{"facets": ["master]}',
+      'at line 1, column 13: a string that is never closed: a double quote is missing before the end of its line',
+    ],
+    ['a lone "}"', '}', 'at line 1, column 1: a "}" where a value belongs: nothing opened the object it closes'],
+    ['an empty file', '', 'at line 1, column 1: there is no JSON value: the text is empty'],
+    [
+      'a file cut short',
+      '{"facets": ["master"], "values": {',
+      'at line 1, column 35: it ends before the JSON value is complete: cut short, or a closing "}" or "]" is missing',
+    ],
+  ])('names the line, column and cause of a .json request file with %s', async (_, text, where) => {
+    const file = path.join(work, 'malformed.json');
+    writeFileSync(file, text);
+    const run = await facetform(['render', collectionPath, '--request', file, '--bundles', dist]);
+    expect(run).toMatchObject({ code: 2, stderr: `facetform render: request file ${file} is not valid JSON ${where}\n` });
+  });
+
+  it("tells JSON that YAML cannot read in JSON's words, and reads YAML as YAML", async () => {
+    // YAML's own words for a missing comma were "Missing , or : between flow sequence items".
+    const run = await facetform(['render', collectionPath, '--request', '-', '--bundles', dist], '{"facets": ["master" "addon:spec"]}');
+    expect(run).toMatchObject({
+      code: 2,
+      stderr: 'facetform render: request file - is not valid JSON at line 1, column 22: a comma belongs between two members or elements\n',
+    });
+    const yaml = await facetform(['render', collectionPath, '--request', '-', '--bundles', dist], 'facets: [master\n');
+    expect(yaml.stderr).toMatch(/^facetform render: request file - is neither JSON nor YAML: /);
   });
 
   it('says to build first when there are no bundles', async () => {

@@ -91,7 +91,10 @@ describe('deploy/', () => {
       expect([...deployDoc.matchAll(/\bfacetform:(\d[\w.-]*)/g)].map((match) => match[1])).toEqual([version, version]);
       expect(container.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
       expect(container.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
-      expect(container.ports).toEqual([{ name: 'http', containerPort: 8080 }]);
+      // The server's default port, set as PORT too, so the image's own default cannot drift from it.
+      const port = readConfig({}).port;
+      expect(container.ports).toEqual([{ name: 'http', containerPort: port }]);
+      expect(container.env).toContainEqual({ name: 'PORT', value: String(port) });
       expect(container.env).toContainEqual({ name: 'REDIS_URL', value: 'redis://facetform-redis:6379' });
       const secret = built.find((manifest) => manifest.kind === 'Secret')!;
       expect(app.spec.template.spec.volumes[0].secret.secretName).toBe(secret.metadata.name);

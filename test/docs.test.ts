@@ -339,7 +339,7 @@ describe("README's examples, run against a server", () => {
   /** Runs shell lines as README shows them, at the test server, with kubectl standing in: `apply -f -` prints what it was given. */
   async function sh(lines: string): Promise<string> {
     const kubectl = 'kubectl() { if [ "$*" = "apply -f -" ]; then cat; echo "---"; fi; }';
-    const script = `${kubectl}\n${lines.replaceAll('http://localhost:8080', server.url)}`;
+    const script = `${kubectl}\n${lines.replaceAll('http://localhost:8790', server.url)}`;
     const { stdout } = await promisify(execFile)('bash', ['-euo', 'pipefail', '-c', script], {
       cwd: ROOT,
       env: { PATH: process.env.PATH, API_KEY: KEY },

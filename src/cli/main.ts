@@ -34,7 +34,7 @@ export const USAGE = `Usage:
   facetform keys new NAME                        print a new API key and its API_KEYS_FILE entry
   facetform help | <command> --help              this text, or one command's part of it
   facetform version | --version                  print the version
-FILE is JSON or YAML; "-" reads standard input.`;
+FILE is JSON or YAML (a .json file JSON only); "-" reads standard input.`;
 
 type Command = (args: string[], io: Io) => Promise<number>;
 

@@ -10,6 +10,7 @@ import { DEFAULT_API_VERSION } from '../request/request-shape.js';
 import { formatManifest, formatManifestList, FORMATS, isFormat, oversizedObjects } from '../manifest/format.js';
 import { RenderError } from '../request/problems.js';
 import { isPlainObject, toPointer } from '../util/json.js';
+import { describeJsonSyntaxError, jsonSyntaxError } from '../util/json-syntax.js';
 import { findUnrepresentable } from '../util/unrepresentable.js';
 import { CliError, type Io, parseCommandArgs } from './io.js';
 
@@ -30,11 +31,18 @@ async function readData(file: string, io: Io, what: string): Promise<unknown> {
   } catch (error) {
     throw new CliError(`cannot read ${what} file ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  // A .json file is JSON, so YAML does not take `tru` as a word or `["master",]` as a list; text that
+  // opens like JSON and is not YAML either is told in JSON's words, not YAML's ("flow sequence items").
+  // A byte order mark is not part of the text (YAML skips it too).
+  const json = file.endsWith('.json') || /^\uFEFF?\s*[[{]/.test(text) ? jsonSyntaxError(text.replace(/^\uFEFF/, '')) : undefined;
+  if (json !== undefined && file.endsWith('.json'))
+    throw new CliError(`${what} file ${file} is not valid JSON ${describeJsonSyntaxError(json)}`);
   let data: unknown;
   try {
     // YAML is a superset of JSON, so one parser reads both.
     data = parseYaml(text, { uniqueKeys: true });
   } catch (error) {
+    if (json !== undefined) throw new CliError(`${what} file ${file} is not valid JSON ${describeJsonSyntaxError(json)}`);
     throw new CliError(`${what} file ${file} is neither JSON nor YAML: ${(error as Error).message.split('\n')[0]}`);
   }
   // As the server does (json-body.ts): no manifest could carry such a value. YAML has more escapes

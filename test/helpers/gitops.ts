@@ -24,7 +24,8 @@ export function runProcess(
 ): Promise<Run> {
   const child = spawn(command, args, {
     cwd: options.cwd ?? ROOT,
-    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', ...options.env },
+    // KUBECONFIG: the tests' own (global-setup.ts), so kubectl reaches no server a test did not start.
+    env: { PATH: process.env.PATH!, HOME: process.env.HOME ?? '/tmp', KUBECONFIG: process.env.KUBECONFIG, ...options.env },
     stdio: 'pipe',
   });
   let stdout = '';

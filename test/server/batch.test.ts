@@ -78,7 +78,9 @@ describe('batch exec', () => {
     expect(problem.errors).toEqual([
       {
         pointer: '/resources/0/repository',
-        detail: 'no repository "nope"; known: config-and-storage-resources, extend-resources, service-resources',
+        detail: `no repository "nope"; known: ${repositoriesIn()
+          .map(({ name }) => name)
+          .join(', ')}`,
       },
       { pointer: '/resources/1/collection', detail: 'is required: a string' },
       {

@@ -19,7 +19,7 @@ describe('the settings', () => {
 
   it('have a default their own parser takes', () => {
     for (const setting of declared) if (setting.default !== undefined) expect(() => setting.parse(setting.default)).not.toThrow();
-    expect(readConfig({}).port).toBe(8080);
+    expect(readConfig({}).port).toBe(8790);
   });
 
   it('are refused in the words of the values that help and docs give', () => {
@@ -32,7 +32,9 @@ describe('the settings', () => {
     const rows = table.trimEnd().split('\n');
     expect(rows[0]).toBe('| variable | default | values | meaning |');
     expect(rows).toHaveLength(declared.length + 2);
-    expect(table).toContain('| `PORT` | `8080` | a whole number from 0 to 65535 | TCP port (`0` picks a free one) |');
+    expect(table).toContain(
+      '| `PORT` | `8790` | a whole number from 0 to 65535 | TCP port (`0` picks a free one). Not 8080: kubectl without a kubeconfig talks to localhost:8080 |',
+    );
     expect(table).toContain('| `API_KEYS` | none |');
     expect(table).toContain('| `MAX_ANSWER_BYTES` | `4194304` (4 MiB) |');
   });

@@ -11,6 +11,7 @@ import { isUtf8 } from 'node:buffer';
 import { parse as parseContentType } from 'content-type';
 import getRawBody from 'raw-body';
 import typeIs from 'type-is';
+import { describeJsonSyntaxError, jsonSyntaxError } from '../../util/json-syntax.js';
 import { findUnrepresentable, mayHoldUnrepresentable } from '../../util/unrepresentable.js';
 import type { InflightBytes } from '../inflight-bytes.js';
 import { HttpProblem, serverBusy } from '../problem.js';
@@ -84,8 +85,8 @@ function parse(raw: Buffer): unknown {
   let body: unknown;
   try {
     body = JSON.parse(text);
-  } catch (error) {
-    throw new HttpProblem('bad-request', `the body is not valid JSON${where(text, (error as Error).message)}`, {}, {}, 'Malformed JSON');
+  } catch {
+    throw new HttpProblem('bad-request', `the body is not valid JSON${where(text)}`, {}, {}, 'Malformed JSON');
   }
   if (mayHoldUnrepresentable(text)) {
     const found = findUnrepresentable(body, text);
@@ -94,11 +95,9 @@ function parse(raw: Buffer): unknown {
   return body;
 }
 
-/** Where JSON.parse stopped, without quoting the body: it may hold secrets. */
-function where(text: string, message: string): string {
+/** What is wrong and where, without quoting the body: it may hold secrets. */
+function where(text: string): string {
   if (text.trim() === '') return ': the body is empty';
-  const match = /position (\d+)/.exec(message);
-  if (!match) return ': it ends before the JSON value is complete';
-  const before = text.slice(0, Number(match[1]));
-  return ` at line ${before.split('\n').length}, column ${before.length - before.lastIndexOf('\n')}`;
+  const found = jsonSyntaxError(text);
+  return found === undefined ? '' : ` ${describeJsonSyntaxError(found)}`;
 }

@@ -41,7 +41,12 @@ function existing(kind: 'file' | 'folder'): Pick<Setting<string | undefined>, 'p
 }
 
 export const SERVING_SETTINGS = {
-  PORT: { name: 'PORT', default: '8080', description: 'TCP port (`0` picks a free one)', ...wholeNumber(0, 65535) },
+  PORT: {
+    name: 'PORT',
+    default: '8790',
+    description: 'TCP port (`0` picks a free one). Not 8080: kubectl without a kubeconfig talks to localhost:8080',
+    ...wholeNumber(0, 65535),
+  },
   HOST: {
     name: 'HOST',
     default: '0.0.0.0',
