@@ -190,3 +190,29 @@ describe('Dockerfile', () => {
     expect(runtime).toMatch(/^CMD \["node", "bin\/facetform.js", "serve"\]$/m);
   });
 });
+
+describe('Dockerfile', () => {
+  // .dockerignore's rules as Docker reads them for plain paths: the last rule that matches a path or a
+  // folder above it decides, and `!` lets it back in.
+  const ignored = (file: string): boolean => {
+    let out = false;
+    for (const line of readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n')) {
+      const rule = line.trim();
+      if (rule === '' || rule.startsWith('#')) continue;
+      const negated = rule.startsWith('!');
+      const pattern = negated ? rule.slice(1) : rule;
+      if (file === pattern || file.startsWith(`${pattern}/`)) out = !negated;
+    }
+    return out;
+  };
+
+  it('copies nothing that .dockerignore leaves out of the build context', () => {
+    const sources = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8')
+      .split('\n')
+      .filter((line) => /^COPY\s/.test(line) && !line.includes('--from='))
+      .flatMap((line) => line.trim().split(/\s+/).slice(1, -1))
+      .map((source) => source.replace(/^\.\//, '').replace(/\/$/, ''));
+    expect(sources.length).toBeGreaterThan(0);
+    expect(sources.filter(ignored)).toEqual([]);
+  });
+});
