@@ -172,12 +172,10 @@ export class CollectionRenderPlan {
     const path = this.requestPathOf(selection, at, resolved);
     if (path !== undefined) return { from: 'request', path };
     const holder = this.requestPathHolding(selection, at, resolved);
-    if (lookup(manifest, at) === undefined) {
-      // A chosen section writes it: the values lack it, at the member that would hold it.
-      if (holder !== undefined) return { from: 'values', path: holder.slice(0, 2 + at.length) };
-      const facets = this.facetsWriting(at);
-      if (facets.length > 0) return { from: 'facets', facets };
-    }
+    const facets = lookup(manifest, at) === undefined ? this.facetsWriting(at) : [];
+    // A facet's section writes it and is chosen: the values lack it, at the member that would hold it.
+    if (facets.length > 0 && holder !== undefined) return { from: 'values', path: holder.slice(0, 2 + at.length) };
+    if (facets.length > 0) return { from: 'facets', facets };
     return holder === undefined ? { from: 'template' } : { from: 'values', path: holder };
   }
 
