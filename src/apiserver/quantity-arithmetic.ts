@@ -3,7 +3,18 @@
  * Kubernetes' CEL quantity library runs them. The result keeps Go's representation (int64 or inf.Dec,
  * scale, format), which its String depends on (quantity-print.ts).
  */
-import { type Dec, type Quantity, asDec, compareDec, fitsInt64, pow10, positiveScaleInt64, sign } from './quantity.js';
+import {
+  type Dec,
+  type Quantity,
+  asDec,
+  compareDec,
+  decAt,
+  fitsInt64,
+  pow10,
+  positiveScaleInt64,
+  removeFactors,
+  sign,
+} from './quantity.js';
 
 type Int64Amount = Quantity['i'];
 
@@ -24,10 +35,19 @@ function addAmounts(a: Int64Amount, b: Int64Amount): Int64Amount | undefined {
   return fitsInt64(x + y) ? { value: x + y, scale } : undefined;
 }
 
+/**
+ * The most digits one sum writes out to line two numbers up: Go adds 1e99999 and 1 in a few
+ * milliseconds, but 1e2000000000 and 1 never (it writes 2 billion digits), and neither would we.
+ */
+export const MAX_ADDED_DIGITS = 1_000_000;
+
 /** inf.Dec's Add: exact, at the larger of the two scales. */
 function addDecs(a: Dec, b: Dec): Dec {
   const scale = Math.max(a.scale, b.scale);
-  return { unscaled: a.unscaled * pow10(scale - a.scale) + b.unscaled * pow10(scale - b.scale), scale };
+  if (Math.abs(a.scale - b.scale) > MAX_ADDED_DIGITS)
+    throw new Error(`quantities ${MAX_ADDED_DIGITS} or more decimal places apart are not added here`);
+  const sum = a.unscaled * pow10(scale - a.scale) + b.unscaled * pow10(scale - b.scale);
+  return decAt(sum, scale, Math.max(a.goScale ?? a.scale, b.goScale ?? b.scale));
 }
 
 const asDecimal = (q: Quantity, dec: Dec): Quantity => ({ ...q, i: { value: 0n, scale: 0 }, d: dec });
@@ -52,7 +72,7 @@ export function subQuantities(q: Quantity, y: Quantity): Quantity {
     if (difference !== undefined) return { ...out, i: difference };
   }
   const subtrahend = asDec(y);
-  return asDecimal(out, addDecs(asDec(q), { unscaled: -subtrahend.unscaled, scale: subtrahend.scale }));
+  return asDecimal(out, addDecs(asDec(q), { ...subtrahend, unscaled: -subtrahend.unscaled }));
 }
 
 /** resource.NewQuantity(value, DecimalExponent): what `add(int)` and `sub(int)` add. */
@@ -82,14 +102,20 @@ function goPow10(n: number): number {
 
 /** Quantity.AsApproximateFloat64: the mantissa as a float64 times 10^exponent. */
 export function quantityAsFloat(q: Quantity): number {
-  const [base, exponent] = q.d === undefined ? [Number(q.i.value), q.i.scale] : [Number(q.d.unscaled), -q.d.scale];
+  const [base, exponent] = q.d === undefined ? [Number(q.i.value), q.i.scale] : [goUnscaledFloat(q.d), -(q.d.goScale ?? q.d.scale)];
   return exponent === 0 ? base : base * goPow10(exponent);
+}
+
+/** Go's unscaled as the nearest float64: ±Inf past 309 digits, so only a shorter one is written out. */
+function goUnscaledFloat({ unscaled, scale, goScale = scale }: Dec): number {
+  if (goScale - scale > 309 && unscaled !== 0n) return unscaled < 0n ? -Infinity : Infinity;
+  return Number(unscaled * pow10(goScale - scale));
 }
 
 /** A key equal for equal quantities (Quantity.Equal compares values): the value with no trailing zeros. */
 export function quantityKey(q: Quantity): string {
-  let { unscaled, scale } = asDec(q);
+  const { unscaled, scale } = asDec(q);
   if (unscaled === 0n) return '0';
-  while (unscaled % 10n === 0n) ((unscaled /= 10n), scale--);
-  return `${unscaled}e${-scale}`;
+  const [digits, zeros] = removeFactors(unscaled, 10n);
+  return `${digits}e${zeros - scale}`;
 }

@@ -7,6 +7,8 @@ import { goQuote } from './field-error.js';
 import {
   BINARY_SUFFIXES,
   DECIMAL_SUFFIXES,
+  type Dec,
+  MATERIALIZED_ZEROS,
   MAX_INT64,
   MIN_INT64,
   type Quantity,
@@ -16,6 +18,7 @@ import {
   negativeScale,
   positiveScaleInt64,
   pow10,
+  removeFactors,
   roundDec,
   sign,
 } from './quantity.js';
@@ -25,6 +28,7 @@ export function quantityValue(q: Quantity): bigint {
   if (q.d === undefined) return q.i.scale < 0 ? negativeScale(q.i.value, -q.i.scale)[0] : positiveScaleInt64(q.i.value, q.i.scale)[0];
   const { unscaled, scale } = q.d;
   if (unscaled === 0n) return 0n;
+  if (q.d.goScale !== undefined) return compactValue(q.d, q.d.goScale);
   if (scale === 0) return BigInt.asIntN(64, unscaled);
   if (scale < 0) return BigInt.asIntN(64, BigInt.asIntN(64, unscaled) * pow10(-scale));
   if (unscaled < MAX_INT64 && scale < 19) {
@@ -37,12 +41,17 @@ export function quantityValue(q: Quantity): bigint {
   return BigInt.asIntN(64, BigInt.asIntN(64, (unscaled - remainder) / divisor) + (remainder !== 0n ? 1n : 0n));
 }
 
-/** removeInt64Factors / removeBigIntFactors: `value = result × base^times`. */
-function removeFactors(value: bigint, base: bigint): [bigint, number] {
-  let result = value;
-  let times = 0;
-  while (result !== 0n && result % base === 0n) ((result /= base), times++);
-  return [result, times];
+/**
+ * scaledValue of a Dec whose Go unscaled ends in more than MATERIALIZED_ZEROS zeros: 0 in its low 64
+ * bits, which is all Int64() keeps, so every branch that reads it answers 0. The one that divides
+ * by 10^goScale first reads the value's whole part, rounded up, as quantityValue does.
+ */
+function compactValue({ unscaled, scale }: Dec, goScale: number): bigint {
+  if (goScale <= 0 || (unscaled < 0n && goScale < 19)) return 0n;
+  if (scale <= 0) return -scale >= MATERIALIZED_ZEROS ? 0n : BigInt.asIntN(64, unscaled * pow10(-scale));
+  const divisor = pow10(scale);
+  const remainder = ((unscaled % divisor) + divisor) % divisor;
+  return BigInt.asIntN(64, BigInt.asIntN(64, (unscaled - remainder) / divisor) + (remainder !== 0n ? 1n : 0n));
 }
 
 /** AsCanonicalBytes: a mantissa and a base-10 exponent that is a multiple of 3. */

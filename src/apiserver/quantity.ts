@@ -10,10 +10,16 @@ import { goTrimSpace } from './go-values.js';
 
 export type QuantityFormat = 'DecimalExponent' | 'BinarySI' | 'DecimalSI';
 
-/** A decimal `unscaled × 10^-scale`, as inf.Dec (whose scale counts fractional digits). */
+/**
+ * A decimal `unscaled × 10^-scale`, as inf.Dec (whose scale counts fractional digits). Where Go's
+ * inf.Dec holds more digits than the value needs (ParseQuantity rounds 1e99999 to nano units: a
+ * 100,009-digit unscaled), `goScale` is Go's scale, its unscaled being `unscaled × 10^(goScale −
+ * scale)`; only the few readers that see Go's representation (Value, AsApproximateFloat64) use it.
+ */
 export interface Dec {
   unscaled: bigint;
   scale: number;
+  goScale?: number;
 }
 
 export interface Quantity {
@@ -78,25 +84,71 @@ function interpret(suffix: string): { base: 2 | 10; exponent: number; format: Qu
   return undefined;
 }
 
+/**
+ * Trailing zeros a Dec holds as digits before it keeps them as `goScale` instead: a number that ends
+ * in 64 decimal zeros is 0 in its low 64 bits (10^64 = 2^64 × 5^64), all Go's int64 arithmetic keeps.
+ */
+export const MATERIALIZED_ZEROS = 64;
+
+/** A Dec of the value `unscaled × 10^-scale` that Go holds at `goScale` (≥ scale). */
+export function decAt(unscaled: bigint, scale: number, goScale: number): Dec {
+  if (unscaled === 0n || goScale === scale) return { unscaled, scale: goScale };
+  if (goScale - scale <= MATERIALIZED_ZEROS) return { unscaled: unscaled * pow10(goScale - scale), scale: goScale };
+  return { unscaled, scale, goScale };
+}
+
 /** inf.Dec's Round with RoundUp: to `scale` fractional digits, away from zero. */
 export function roundDec(dec: Dec, scale: number): Dec {
-  if (dec.scale <= scale) return { unscaled: dec.unscaled * pow10(scale - dec.scale), scale };
+  if (dec.scale <= scale) return decAt(dec.unscaled, dec.scale, scale);
   const away = dec.unscaled === 0n ? 0n : dec.unscaled < 0n ? -1n : 1n;
   // A divisor longer than the number leaves only the rounding: no need to build it.
-  if (dec.scale - scale > dec.unscaled.toString().length) return { unscaled: away, scale };
+  if (dec.scale - scale > decimalDigits(dec.unscaled) + 1) return { unscaled: away, scale };
   const divisor = pow10(dec.scale - scale);
   const quotient = dec.unscaled / divisor;
   return { unscaled: quotient + (dec.unscaled % divisor === 0n ? 0n : away), scale };
 }
 
+const LOG10_2 = Math.log10(2);
+const signOf = (value: bigint): number => (value > 0n ? 1 : value < 0n ? -1 : 0);
+
+/** The number of decimal digits of |value|, within one: from its bits, which base 16 gives in linear time. */
+function decimalDigits(value: bigint): number {
+  const hex = (value < 0n ? -value : value).toString(16);
+  return Math.ceil(((hex.length - 1) * 4 + Math.log2(parseInt(hex[0]!, 16) + 1)) * LOG10_2);
+}
+
+/**
+ * Cmp, exactly: by sign, then by where each number's leading digit stands, and only for numbers of
+ * about the same size by their digits, so 1e99999 is never written out to be compared with 0.
+ */
 export function compareDec(a: Dec, b: Dec): number {
+  const [signA, signB] = [signOf(a.unscaled), signOf(b.unscaled)];
+  if (signA !== signB || signA === 0) return Math.sign(signA - signB);
+  const magnitude = decimalDigits(a.unscaled) - a.scale - (decimalDigits(b.unscaled) - b.scale);
+  if (Math.abs(magnitude) > 2) return Math.sign(magnitude) * signA;
   const scale = Math.max(a.scale, b.scale);
   const [x, y] = [a.unscaled * pow10(scale - a.scale), b.unscaled * pow10(scale - b.scale)];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-/** The largest decimal exponent a quantity of more than 18 digits may have here. */
-const MAX_DECIMAL_SCALE = 100_000;
+/**
+ * removeInt64Factors / removeBigIntFactors: `value = result × base^times`. Divided by base^(2^k)
+ * from the largest k down, not once per factor, so a number with 100,000 trailing zeros takes 17
+ * divisions rather than 100,000.
+ */
+export function removeFactors(value: bigint, base: bigint): [bigint, number] {
+  if (value === 0n) return [0n, 0];
+  const powers = [base];
+  while (value % powers.at(-1)! === 0n) powers.push(powers.at(-1)! ** 2n);
+  let result = value;
+  let times = 0;
+  for (let k = powers.length - 2; k >= 0; k--) {
+    if (result % powers[k]! === 0n) ((result /= powers[k]!), (times += 2 ** k));
+  }
+  return [result, times];
+}
+
+const MAX_INT32 = 2 ** 31 - 1;
 
 /** ParseQuantity, after UnmarshalJSON's quotes and spaces; undefined where Go refuses the text. */
 export function parseQuantity(input: unknown): Quantity | undefined {
@@ -153,9 +205,9 @@ export function parseQuantityText(str: string): Quantity | string {
   let amount: Dec = { unscaled: BigInt(`${value.startsWith('-') ? '-' : ''}${decimal[1]}${fraction}`), scale: fraction.length };
   if (base === 10) amount.scale -= exponent;
   else amount.unscaled <<= BigInt(exponent);
-  // Go's arithmetic on such a number takes the API server seconds to minutes (the oracle gives up):
-  // it is refused here rather than computed with a million-digit BigInt on the request's thread.
-  if (Math.abs(amount.scale) > MAX_DECIMAL_SCALE) return `${ERR_NUMERIC}: an exponent beyond ${MAX_DECIMAL_SCALE} is not computed here`;
+  // inf.Dec's scale is an int32: past it Go's sum wraps to another number, which it then writes out
+  // with some 2^31 digits and never answers. Refused here rather than judged as some other value.
+  if (Math.abs(amount.scale) > MAX_INT32) return `${ERR_NUMERIC}: its exponent is beyond an int32`;
   const negative = amount.unscaled < 0n;
   if (negative) amount.unscaled = -amount.unscaled;
   // Non-zero values are rounded up to the nano scale: asking for some resource gets some.

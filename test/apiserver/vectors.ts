@@ -29,7 +29,10 @@ export interface Vector {
   manifest: Manifest;
   crd?: CrdReference;
   oracle: OracleVerdict;
-  /** `generated seed=<seed>` by scripts/oracle-vectors.ts, `differential seed=<seed>` when a run of `npm run test:oracle` found it. */
+  /**
+   * `generated seed=<seed>` by scripts/oracle-vectors.ts, `differential seed=<seed>` when a run of
+   * `npm run test:oracle` found it, `case <why>` for one written by hand (issue 41's quantities).
+   */
   source: string;
 }
 
