@@ -1,13 +1,17 @@
 /**
- * Issue 41: quantities whose exponent runs to 100,000 digits. Go keeps such a value as an inf.Dec
+ * Quantities whose exponent runs to 100,000 digits. Go keeps such a value as an inf.Dec
  * with that many digits; ours keeps the digits the text has, so a batch of claims reading one such
  * value is judged at once and /healthz answers meanwhile.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectionOfKind, facetsWriting } from '../helpers/repos.js';
 import { problemOf, startTestServer, type TestServer } from '../helpers/server.js';
 
 const BATCH = '/apis/repos/facetform/exec';
-const claim = { repository: 'config-and-storage-resources', collection: 'persistent-volume-claim', facets: ['addon:spec'] };
+// The claim collection of repos/, and the facets whose sections write its access modes and requests.
+const found = collectionOfKind('PersistentVolumeClaim');
+const facets = [...new Set([...facetsWriting(found, 'spec.accessModes'), ...facetsWriting(found, 'spec.resources')])];
+const claim = { repository: found.repository, collection: found.collection, facets };
 const batchOf = (storage: string) => ({
   resources: [claim, claim, claim, claim],
   values: {
@@ -16,7 +20,7 @@ const batchOf = (storage: string) => ({
       spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage } } },
     },
   },
-  globalvars: { __PVC_ID__: 'data' },
+  globalvars: { [found.variable]: 'data' },
 });
 
 let server: TestServer;
