@@ -9,7 +9,7 @@ import { BUNDLE_FORMAT, type Bundle, digestOf } from './bundle.js';
 /**
  * The most bytes a file of dist/ the server reads (bundle.json, index.json) may have: what a whole
  * release pulled from a registry may have (src/oci/release-pull.ts), far more than any of ours (a few
- * hundred KiB). A FIFO or device in its place is refused too, rather than stopping the server (issue 41).
+ * hundred KiB). A FIFO or device in its place is refused too, rather than stopping the server.
  */
 export const MAX_DIST_FILE_BYTES = 64 * 1024 * 1024;
 

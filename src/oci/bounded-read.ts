@@ -87,7 +87,7 @@ function nextPageOf(response: Response, base: string, where: string, number: num
 /**
  * One paginated list (`/v2/_catalog`, `tags/list`) as it is read, page by page. A page that links back
  * to one read already, an empty page that links to a next one (no registry sends one: it links on only
- * from a full page, and a lie of empty pages would cost MAX_LISTING_PAGES requests a poll, issue 41), or
+ * from a full page, and a lie of empty pages would cost MAX_LISTING_PAGES requests a poll), or
  * a list past MAX_LISTING_PAGES pages or MAX_LISTING_BYTES bytes, ends it with a RegistryOverrunError:
  * a registry that lists without end is an outage, not a poll that never ends.
  */

@@ -52,7 +52,7 @@ export function readSigningKey(file: string): KeyObject {
 
 /**
  * The most bytes TRUST_KEY_FILE may have: thousands of PEM public keys (an Ed25519 one is 113 bytes).
- * It is read again on SIGHUP, so a larger file, a FIFO or a device is refused unread (issue 41).
+ * It is read again on SIGHUP, so a larger file, a FIFO or a device is refused unread.
  */
 export const MAX_TRUST_KEY_FILE_BYTES = 1024 * 1024;
 

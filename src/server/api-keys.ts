@@ -35,7 +35,7 @@ export class KeyFileError extends Error {}
 
 /**
  * The most bytes API_KEYS_FILE may have: about 13,000 keys at the 80 bytes an entry takes. A larger
- * file, or one that is not a regular file (a FIFO, a device), is refused before it is read (issue 41).
+ * file, or one that is not a regular file (a FIFO, a device), is refused before it is read.
  */
 export const MAX_KEY_FILE_BYTES = 1024 * 1024;
 

@@ -1,5 +1,5 @@
 /**
- * Connections the primary hands to a worker that dies before taking them (issue 41). node:cluster's
+ * Connections the primary hands to a worker that dies before taking them. node:cluster's
  * round-robin primary accepts each connection, sends it to a worker ({ act: 'newconn' }) and keeps
  * its own copy until the worker acknowledges it; a worker killed in between (busy, or stopped) never
  * does, so the primary holds the connection open for good and its client waits until its own timeout

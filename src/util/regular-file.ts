@@ -1,5 +1,5 @@
 /**
- * Reading a file the server is told to read (a key file, a bundle) within bounds (issue 41). A FIFO,
+ * Reading a file the server is told to read (a key file, a bundle) within bounds. A FIFO,
  * a device or a socket in its place must not stop the process: reading a FIFO waits for a writer,
  * and the event loop with it, /healthz included; /dev/zero never ends. A huge file must not run the
  * heap out. So the file is opened with O_NONBLOCK (opening a FIFO then returns at once), checked to

@@ -1,5 +1,5 @@
 /**
- * Patterns and CEL rules whose work is bounded by what they bring (issue 41): compiled patterns kept
+ * Patterns and CEL rules whose work is bounded by what they bring: compiled patterns kept
  * by their bytes, not their count; a long literal compiled in linear time; a literal pattern of
  * matches(), find() and findAll() compiled once per rule, not once per call; lists built by map()
  * over thousands of items without exhausting the stack. Asserted on work done (compiles, bytes

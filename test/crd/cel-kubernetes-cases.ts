@@ -59,7 +59,7 @@ const lists: LibraryCase[] = [
   { library: 'lists', expr: 'self.max()', self: [3, 40, 5], schema: { type: 'array', items: { type: 'integer' } } },
   { library: 'lists', expr: 'self.isSorted()', self: ['a', 'c', 'b'], schema: { type: 'array', items: { type: 'string' } } },
   { library: 'lists', expr: "self.indexOf('b')", self: ['a', 'c', 'b'], schema: { type: 'array', items: { type: 'string' } } },
-  // A list built an element at a time over 8,000 characters (it overflowed the stack: issue 41), and lists added twice to one.
+  // A list built an element at a time over 8,000 characters (it overflowed the stack), and lists added twice to one.
   {
     library: 'lists',
     expr: "self.split('').map(c, c).all(c, c.size() == 1)",

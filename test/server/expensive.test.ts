@@ -106,7 +106,7 @@ const hugeQuantity = fc
     fc.oneof(fc.integer({ min: 100, max: 999_999 }), fc.constantFrom(99_999, 100_001, 999_999)),
   )
   .map(([sign, digits, e, expSign, exponent]) => `${sign}${digits}${e}${expSign}${exponent}`);
-/** The values of the probe that found the class (issue 41), and ones like them. */
+/** The values of the probe that found the class, and ones like them. */
 const probedQuantity = fc.constantFrom('-1234567890123456789e99999', '1234567890123456789e100001', '1e-100001', '-1e-999999');
 const quantities = fc.tuple(fc.integer({ min: 1, max: 10 }), fc.oneof(hugeQuantity, probedQuantity)).map(([count, storage]) => {
   const seed = seedWith(claim, facetsWriting(claim, 'spec.resources'), (input) => {
