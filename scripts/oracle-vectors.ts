@@ -8,7 +8,8 @@
  * Gateway API's kinds (test/fixtures/realworld/gateway-api) get --gateway-count each, and its own
  * examples, valid and invalid, their verdicts in test/vectors/gateway-api-examples.jsonl.
  *
- * Lines a run of `npm run test:oracle` added (source `differential …`) are kept, judged again.
+ * Lines a run of `npm run test:oracle` added (source `differential …`) and fixed cases
+ * (`fixed …`, scripts/oracle-fixed-vectors.ts) are kept, judged again.
  * Needs Go (the oracle is built on first use, minutes; later runs reuse test/oracle/.bin).
  */
 import { statSync } from 'node:fs';
@@ -58,10 +59,10 @@ for (const k of kinds) {
     oracle: stableVerdict(verdicts[i]!),
     source: `generated seed=${seed}`,
   }));
-  // Found by the differential run: kept, their verdicts asked again (the oracle may have changed).
+  // Found by the differential run, or fixed cases (scripts/oracle-fixed-vectors.ts): kept, their verdicts asked again (the oracle may have changed).
   const found = readVectors(k.kind.kind)
     .map(({ vector }) => vector)
-    .filter((vector) => vector.source.startsWith('differential'));
+    .filter((vector) => vector.source.startsWith('differential') || vector.source.startsWith('fixed'));
   started = performance.now();
   const again = await judge(
     found.map((v) => ({ manifest: v.manifest, ...(k.crd === undefined ? {} : { crd: k.crd }) })),
