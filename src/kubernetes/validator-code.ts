@@ -2,13 +2,13 @@
  * kubernetes-models' validators are ajv's code, compiled before it ships, and merge each item's
  * errors into a list's with Array.concat: a list of n failing items copies n²/2 errors (80,000
  * unsupported ipFamilies, a 400 KB body, took 71 s). Their modules are loaded with that merge
- * rewritten to append in place, as the input validators' code is (schema/append-errors.ts): the
+ * rewritten to append in place, as the input validators' code is (append-errors.ts): the
  * same errors in the same order, in linear time.
  */
 import { readFileSync } from 'node:fs';
 import Module from 'node:module';
 import path from 'node:path';
-import { appendErrorsInPlace } from '../schema/append-errors.js';
+import { appendErrorsInPlace } from './append-errors.js';
 
 type Loader = (module: { _compile(code: string, filename: string): void }, filename: string) => void;
 
