@@ -80,3 +80,70 @@ describe('null for an optional member of a built-in kind is unset', () => {
     expect(problem.errors?.map((error) => error.pointer)).toEqual([`/values/${id}/spec/ports/0/port`]);
   });
 });
+
+describe('null as a map value is what Go decodes it to: "" (issue 41)', () => {
+  it("takes null in labels, annotations, a ConfigMap's data, a Service's selector and a claim's matchLabels, and keeps it as written", async () => {
+    const cases: Array<[string, (values: Record<string, any>) => void, string[]]> = [
+      [
+        'ConfigMap',
+        (values) => {
+          values.metadata.labels = { app: null };
+          values.metadata.annotations = { 'example.com/owner': null };
+          values.data = { ...values.data, EMPTY: null };
+        },
+        [],
+      ],
+      ['Service', (values) => (values.spec.selector = { app: null }), []],
+      ['PersistentVolumeClaim', (values) => (values.spec.selector = { matchLabels: { tier: null } }), ['addon:selector']],
+    ];
+    for (const [kind, change, facets] of cases) {
+      const found = collectionOfKind(kind);
+      const { request } = seedWith(found, change);
+      request.facets = [...(request.facets ?? []), ...facets];
+      const response = await exec(found, { ...request, strict: true });
+      expect([kind, response.status, response.status === 200 ? '' : await response.text()]).toEqual([kind, 200, '']);
+      const manifest = (await response.json()) as Record<string, any>;
+      if (kind === 'ConfigMap') {
+        expect(manifest.metadata).toMatchObject({ labels: { app: null }, annotations: { 'example.com/owner': null } });
+        expect(manifest.data).toHaveProperty('EMPTY', null);
+      }
+    }
+  });
+
+  it('still judges the key beside a null value as the API server does', async () => {
+    const found = collectionOfKind('ConfigMap');
+    const { request, id } = seedWith(found, (values) => {
+      values.metadata.labels = { 'bad key!': null };
+      values.data = { 'bad key!': null };
+    });
+    const problem = await problemOf(await exec(found, request));
+    expect(problem.errors?.map((error) => error.pointer)).toEqual([`/values/${id}/data/bad key!`, `/values/${id}/metadata/labels`]);
+  });
+});
+
+describe('null at a merge site is unset, as when its section stands alone (issue 41)', () => {
+  const ingressClass = () => collectionOfKind('IngressClass');
+  const withAnnotations = (annotations: unknown) => {
+    const { request } = seedWith(ingressClass(), (values) => {
+      values.metadata.annotations = annotations;
+    });
+    return { ...request, facets: ['master', 'addon:spec', 'addon:default', 'addon:annotations'] };
+  };
+
+  it("renders addon:default's annotation when the values give annotations: null", async () => {
+    const response = await exec(ingressClass(), withAnnotations(null));
+    expect(response.status).toBe(200);
+    const manifest = (await response.json()) as { metadata: Record<string, unknown> };
+    expect(manifest.metadata.annotations).toEqual({ 'ingressclass.kubernetes.io/is-default-class': 'true' });
+  });
+
+  it("lets a section fill a member the values give as null, and keeps the values' other members", async () => {
+    const response = await exec(
+      ingressClass(),
+      withAnnotations({ 'ingressclass.kubernetes.io/is-default-class': null, 'example.com/owner': 'team' }),
+    );
+    expect(response.status).toBe(200);
+    const manifest = (await response.json()) as { metadata: Record<string, unknown> };
+    expect(manifest.metadata.annotations).toEqual({ 'ingressclass.kubernetes.io/is-default-class': 'true', 'example.com/owner': 'team' });
+  });
+});

@@ -9,7 +9,7 @@ import {
   ObjectTooLarge,
 } from '../src/manifest/format.js';
 import { comparePointers, firstInBodyOrder, LISTED_PROBLEMS, renderError } from '../src/request/problems.js';
-import { appendErrorsInPlace } from '../src/schema/append-errors.js';
+import { appendErrorsInPlace } from '../src/kubernetes/append-errors.js';
 import { InflightBytes } from '../src/server/inflight-bytes.js';
 
 /** The order of a full sort by segments, as problems were ordered before (indexes by value). */

@@ -9,9 +9,12 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 // Go's rules for byte, quantity, date-time and int64 in the validators' shared format table.
 import './kube-formats.js';
+import { appendErrorsOnLoad } from './validator-code.js';
 
 const require = createRequire(import.meta.url);
 const modelsRoot = path.dirname(require.resolve('kubernetes-models'));
+// Before any validator loads: their error merge, appended in place (linear in a list's errors).
+appendErrorsOnLoad(path.join(modelsRoot, '_schemas'));
 
 /** An ajv error as kubernetes-models' validators report it. */
 export interface KubeError {

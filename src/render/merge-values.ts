@@ -42,6 +42,8 @@ function requestPointer(state: MergeState, origin: PartOrigin, root: unknown, be
   }
 }
 
+const isSet = (value: unknown): boolean => value !== undefined && value !== null;
+
 const shown = (value: unknown) => cut(JSON.stringify(value), 80);
 
 function mergeObjects(
@@ -54,7 +56,9 @@ function mergeObjects(
   for (const key of Object.keys(into)) setMember(merged, key, into[key]);
   for (const key of Object.keys(from)) {
     const value = from[key];
-    if (!Object.hasOwn(merged, key)) setMember(merged, key, value);
+    // Null is unset (CONTRACT §5): it neither conflicts with nor replaces what another part gives.
+    if (!Object.hasOwn(merged, key) || merged[key] === null) setMember(merged, key, value);
+    else if (value === null) continue;
     else if (isPlainObject(merged[key]) && isPlainObject(value))
       setMember(merged, key, mergeObjects(merged[key], value, [...below, key], conflict));
     else if (!isDeepStrictEqual(merged[key], value)) conflict([...below, key], merged[key], value);
@@ -62,11 +66,20 @@ function mergeObjects(
   return merged;
 }
 
-/** The parts (undefined where a part rendered nothing) merged, or undefined when none rendered. */
+/**
+ * The parts (undefined where a part rendered nothing) merged, or undefined when none rendered. A
+ * part that is null is unset (CONTRACT §5), as when its section stands alone: the others are merged
+ * without it, and null is kept, as written, only when no part gives an object.
+ */
 export function mergeParts(state: MergeState, site: MergeSite, root: unknown, parts: unknown[]): unknown {
   let merged: Record<string, unknown> | undefined;
+  let unset = false;
   parts.forEach((part, index) => {
     if (part === undefined) return;
+    if (part === null) {
+      unset = true;
+      return;
+    }
     if (!isPlainObject(part)) {
       const pointer = requestPointer(state, site.origins[index]!, root, []) ?? toPointer(['values', state.id]);
       state.problems.push({ pointer, detail: `must be an object: a selected section also writes members into ${site.at}` });
@@ -78,7 +91,7 @@ export function mergeParts(state: MergeState, site: MergeSite, root: unknown, pa
     }
     merged = mergeObjects(merged, part, [], (below, earlier, later) => {
       // The member merged so far came from the first part that holds it.
-      const first = parts.findIndex((other, k) => k < index && isPlainObject(other) && lookup(other, below) !== undefined);
+      const first = parts.findIndex((other, k) => k < index && isPlainObject(other) && isSet(lookup(other, below)));
       const given = first === -1 ? undefined : requestPointer(state, site.origins[first]!, root, below);
       const taken = requestPointer(state, site.origins[index]!, root, below);
       const member = `${site.at}${toPointer(below)}`;
@@ -96,5 +109,5 @@ export function mergeParts(state: MergeState, site: MergeSite, root: unknown, pa
       }
     });
   });
-  return merged;
+  return merged === undefined && unset ? null : merged;
 }

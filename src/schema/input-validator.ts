@@ -6,7 +6,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import { kubernetesFormats, LARGEST_EXACT_INTEGER } from '../kubernetes/kube-formats.js';
 import { type Problem, shownPointer } from '../request/problems.js';
-import { appendErrorsInPlace } from './append-errors.js';
+import { appendErrorsInPlace } from '../kubernetes/append-errors.js';
 import { goRegExpEngine } from './go-regexp.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
 import { OptionalNulls } from './optional-nulls.js';

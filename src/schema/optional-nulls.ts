@@ -6,11 +6,13 @@
  * apply sends them and the API server takes them.
  *
  * Only a member the schema declares is read so, and never one its object lists as required: a
- * required member that is null stays null and its schema refuses it. Nulls in arrays and in maps
- * (`labels: {a: null}`) are values, not unset members, and are judged as written.
+ * required member that is null stays null and its schema refuses it. A map's value that is null
+ * (`labels: {app: null}`, a YAML `app:` with nothing after it) is Go's zero value, `""` here, which
+ * a map of strings always takes: it is judged as unset too, and the API server's rules read it as
+ * `""` (apiserver/go-values.ts). Nulls in arrays are values and are judged as written.
  */
 import { isPlainObject, setMember } from '../util/json.js';
-import { schemaParts } from './schema-parts.js';
+import { isNullable, schemaParts } from './schema-parts.js';
 import { holdsNull } from './structural-nulls.js';
 
 type Node = Record<string, unknown>;
@@ -41,10 +43,21 @@ export class OptionalNulls {
     const result: Record<string, unknown> = {};
     for (const [name, member] of Object.entries(value as Record<string, unknown>)) {
       const declared = declaredMember(parts, name);
-      if (member === null && declared !== undefined && !required.has(name)) continue;
-      setMember(result, name, this.prune(member, declared ?? additionalMember(parts)));
+      const schema = declared ?? additionalMember(parts);
+      if (member === null && (declared !== undefined ? !required.has(name) : this.isMapValue(schema))) continue;
+      setMember(result, name, this.prune(member, schema));
     }
     return result;
+  }
+
+  /**
+   * Whether a member the object does not declare is a map's value that null may not be: Go's
+   * decoder stores the value type's zero value ("" in labels, annotations, a ConfigMap's data) and
+   * the API server prunes it from a custom resource's map, so it is not the input schema's to
+   * refuse; the kind's own rules judge the zero value on the rendered manifest.
+   */
+  private isMapValue(schema: Node | undefined): boolean {
+    return schema !== undefined && !isNullable(schemaParts(schema, this.definitions));
   }
 }
 

@@ -109,6 +109,26 @@ describe('batch exec', () => {
     });
   });
 
+  it('lists the parts over the limits in body order: /resources/0 before /resources/1, a member before what is inside it', async () => {
+    // Every resource names a repository longer than MAX_STRING_LENGTH, and a values entry has one too.
+    const long = 'r'.repeat(65537);
+    const resources = APP.resources.slice(0, 3).map((resource: object) => ({ ...resource, repository: long }));
+    const values = { ...APP.values, pad: { ['k'.repeat(65537)]: long } };
+    const problem = await problemOf(await server.request(BATCH, { method: 'POST', json: { ...APP, resources, values } }));
+    expect(problem.title).toBe('Request over limits');
+    expect(problem.errors!.map((error) => error.pointer.slice(0, 24))).toEqual([
+      '/resources/0/repository',
+      '/resources/1/repository',
+      '/resources/2/repository',
+      '/values/pad/kkkkkkkkkkkk',
+      '/values/pad/kkkkkkkkkkkk',
+    ]);
+    expect(problem.errors!.slice(3).map((error) => error.detail)).toEqual([
+      'is a member name 65537 characters long; at most 65536',
+      'is 65537 characters long; at most 65536',
+    ]);
+  });
+
   it('warns about values entries no resource reads, and answers 404 for an unknown vendor', async () => {
     const extra = { ...APP, values: { ...APP.values, spare: { metadata: { name: 'spare' } } } };
     const response = await server.request(BATCH, { method: 'POST', json: extra });

@@ -47,6 +47,9 @@ export function validateSpec(spec: InternalSpec, path: FieldPath): FieldError[] 
   const names = new Set<string>();
   let uniqueNames = true;
   const hasPerVersionSubresources = spec.versions.some((version) => version.subresources !== undefined);
+  // getSubresourcesForVersion: the first version of that name's once any version has some, else the spec's.
+  const firstOfName = new Map<string, (typeof spec.versions)[number]>();
+  for (const version of spec.versions) if (!firstOfName.has(version.name)) firstOfName.set(version.name, version);
   spec.versions.forEach((version, i) => {
     const at = path.child('versions').index(i);
     if (version.storage) storageVersions++;
@@ -54,10 +57,7 @@ export function validateSpec(spec: InternalSpec, path: FieldPath): FieldError[] 
     else names.add(version.name);
     const messages = isDNS1035Label(version.name);
     if (messages.length > 0) errors.push(invalid(at.child('name'), version.name, messages.join(',')));
-    // getSubresourcesForVersion: the first version of that name's once any version has some, else the spec's.
-    const subresources = hasPerVersionSubresources
-      ? spec.versions.find((other) => other.name === version.name)?.subresources
-      : spec.subresources;
+    const subresources = hasPerVersionSubresources ? firstOfName.get(version.name)?.subresources : spec.subresources;
     errors.push(...validateVersion(version, at, hasStatusEnabled(subresources)));
   });
   // The conversion clears per-version members it moved up, and moves up only alike ones: the

@@ -51,9 +51,11 @@ export function validateClusterIPs(errors: FieldError[], s: Fields): void {
     else if (clusterIPs[0] !== s.clusterIP) errors.push(invalid(path, shown, 'first value must match `clusterIP`'));
   } else if (clusterIPs.length !== 0) errors.push(invalid(path, shown, 'must be empty when `clusterIP` is not specified'));
   const families = strings(s.ipFamilies);
+  const seenFamilies = new Set<string>();
   families.forEach((family, i) => {
     if (!IP_FAMILIES.includes(family)) errors.push(notSupported(spec.child('ipFamilies').index(i), family, IP_FAMILIES));
-    if (families.indexOf(family) < i) errors.push(duplicate(spec.child('ipFamilies').index(i), family));
+    if (seenFamilies.has(family)) errors.push(duplicate(spec.child('ipFamilies').index(i), family));
+    seenFamilies.add(family);
   });
   if (isSet(s.ipFamilyPolicy) && !IP_FAMILY_POLICIES.includes(string(s.ipFamilyPolicy)))
     errors.push(notSupported(spec.child('ipFamilyPolicy'), string(s.ipFamilyPolicy), IP_FAMILY_POLICIES));

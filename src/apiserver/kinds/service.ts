@@ -142,11 +142,8 @@ function validatePorts(errors: FieldError[], ports: readonly Fields[]): void {
   for (let i = 0; i < ports.length; i++) validatePort(errors, ports[i]!, ports.length > 1, names, () => spec.child('ports').index(i));
 }
 
-/** Whether an earlier port has the same protocol and `member` (port or nodePort). */
-const repeats = (ports: readonly Fields[], i: number, member: 'port' | 'nodePort'): boolean =>
-  ports
-    .slice(0, i)
-    .some((other) => string(other.protocol) === string(ports[i]!.protocol) && number(other[member]) === number(ports[i]![member]));
+/** Go's map key of a port in the duplicate checks: a core.ServicePort holding only protocol and `member` (port or nodePort). */
+const portSetKey = (port: Fields, member: 'port' | 'nodePort'): string => `${string(port.protocol)}/${number(port[member])}`;
 
 function validatePortSets(errors: FieldError[], s: Fields, ports: readonly Fields[]): void {
   for (let i = 0; i < ports.length; i++) {
@@ -156,12 +153,20 @@ function validatePortSets(errors: FieldError[], s: Fields, ports: readonly Field
         errors.push(forbidden(spec.child('ports').index(i).child('nodePort'), "may not be used when `type` is 'ClusterIP'"));
     }
   }
-  for (let i = 1; i < ports.length; i++)
-    if (number(ports[i]!.nodePort) !== 0 && repeats(ports, i, 'nodePort'))
-      errors.push(duplicate(spec.child('ports').index(i).child('nodePort'), number(ports[i]!.nodePort)));
-  for (let i = 1; i < ports.length; i++)
-    if (repeats(ports, i, 'port'))
-      errors.push(duplicate(spec.child('ports').index(i), portKey(string(ports[i]!.protocol), number(ports[i]!.port))));
+  // Keyed sets, as Go's maps: linear in the ports (the search among earlier ports took seconds for 26,666).
+  const nodePorts = new Set<string>();
+  for (let i = 0; i < ports.length; i++) {
+    if (number(ports[i]!.nodePort) === 0) continue;
+    const key = portSetKey(ports[i]!, 'nodePort');
+    if (nodePorts.has(key)) errors.push(duplicate(spec.child('ports').index(i).child('nodePort'), number(ports[i]!.nodePort)));
+    nodePorts.add(key);
+  }
+  const seen = new Set<string>();
+  for (let i = 0; i < ports.length; i++) {
+    const key = portSetKey(ports[i]!, 'port');
+    if (seen.has(key)) errors.push(duplicate(spec.child('ports').index(i), portKey(string(ports[i]!.protocol), number(ports[i]!.port))));
+    seen.add(key);
+  }
 }
 
 const TOPOLOGY_HINTS = 'service.kubernetes.io/topology-aware-hints';

@@ -66,21 +66,23 @@ function validateTopologyTerm(term: Fields, path: FieldPath): [Term, FieldError[
   return [keys, errors];
 }
 
-const sameTerm = (a: Term, b: Term): boolean =>
-  a.size === b.size &&
-  [...a].every(([key, values]) => b.has(key) && b.get(key)!.size === values.size && [...values].every((v) => b.get(key)!.has(v)));
+/** A term as a key equal for semantically equal terms (Go's DeepEqual of its map of sets): keys and values sorted. */
+const termKey = (term: Term): string =>
+  JSON.stringify([...term].map(([key, values]) => [key, [...values].sort()]).sort(([a], [b]) => (a! < b! ? -1 : a! > b! ? 1 : 0)));
 
 function validateAllowedTopologies(topologies: unknown[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
-  // Go makes its list of seen terms with as many nil maps as there are terms, then appends to it;
-  // a nil map is semantically equal to an empty one, so a term without expressions is a
-  // duplicate of each of them.
-  const seen: Term[] = topologies.map(() => new Map());
+  // Go compares each term with every earlier one, and its list of seen terms starts with as many
+  // nil maps as there are terms; a nil map is semantically equal to an empty one, so a term without
+  // expressions is a duplicate of each of them. Its errors for one term all say the same at one
+  // path, and an answer shows them once: one is added, found by a keyed set in linear time.
+  const seen = new Set<string>([termKey(new Map())]);
   topologies.forEach((entry, index) => {
     const [term, termErrors] = validateTopologyTerm(object(entry), path.index(index));
     errors.push(...termErrors);
-    for (const other of seen) if (sameTerm(term, other)) errors.push(duplicate(path.index(index).child('matchLabelExpressions'), ''));
-    seen.push(term);
+    const key = termKey(term);
+    if (seen.has(key)) errors.push(duplicate(path.index(index).child('matchLabelExpressions'), ''));
+    seen.add(key);
   });
   return errors;
 }

@@ -6,7 +6,7 @@
  * Each breach is reported with its pointer. The last two bound the work of checking a body: every
  * facet and every value may be a problem, and every problem is found before any is reported.
  */
-import type { Problem } from '../../request/problems.js';
+import { firstInBodyOrder, type Problem } from '../../request/problems.js';
 import { valuesOf } from '../../request/request-shape.js';
 import { countJsonValues, escapePointerSegment, POINTER_CHARACTERS_PER_VALUE } from '../../util/json.js';
 import { cut } from '../../util/text.js';
@@ -28,9 +28,9 @@ function pointerOf(keys: readonly string[]): string {
 }
 
 /**
- * Every string, member name and array or object over its limit, depth first with the later members
- * of an object first, at most REPORTED of them. The walk keeps only the names above the value it is
- * at: a pointer is made when a limit is broken, not for every member.
+ * Every string, member name and array or object over its limit, depth first in the body's order
+ * (/resources/0 before /resources/1), the first REPORTED of them. The walk keeps only the names
+ * above the value it is at: a pointer is made when a limit is broken, not for every member.
  */
 export function sizeProblems(body: unknown, limits: SizeLimits): Problem[] {
   const problems: Problem[] = [];
@@ -62,7 +62,7 @@ function walk(node: unknown, keys: string[], limits: SizeLimits, problems: Probl
       keys.pop();
     }
   }
-  for (let index = names.length - 1; index >= 0 && problems.length < REPORTED; index--) {
+  for (let index = 0; index < names.length && problems.length < REPORTED; index++) {
     const name = names[index]!;
     const value = (node as Record<string, unknown>)[name];
     if (typeof value !== 'string' && (typeof value !== 'object' || value === null)) continue;
@@ -102,7 +102,8 @@ export function checkRequestLimits(body: unknown, limits: RequestLimits): void {
       problems.length === 1
         ? "1 part of the request exceeds the server's limits; see errors"
         : `${problems.length} parts of the request exceed the server's limits; see errors`,
-      { errors: problems },
+      // In body order, as every 422 lists its problems: a member before what is inside it.
+      { errors: firstInBodyOrder(problems, problems.length) },
       {},
       'Request over limits',
     );
