@@ -6,7 +6,16 @@
  * kept), not on time.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { goRe2, goRegExp, heldBytes, PATTERN_CACHE_BYTES, patternCacheBytes } from '../../src/schema/go-regexp.js';
+import {
+  goRe2,
+  goRegExp,
+  goRegExpError,
+  heldBytes,
+  PATTERN_CACHE_BYTES,
+  PATTERN_INSTRUCTIONS,
+  PATTERN_RUNES,
+  patternCacheBytes,
+} from '../../src/schema/go-regexp.js';
 import { check, invalid, specWith } from '../helpers/cel-rules.js';
 
 afterEach(() => vi.restoreAllMocks());
@@ -34,6 +43,21 @@ describe('compiled patterns', () => {
     expect(heldBytes(goRegExp(large))).toBeGreaterThan(4 * 1024 * 1024);
     expect(goRegExp(large)).not.toBe(goRegExp(large));
     expect(patternCacheBytes()).toBe(before);
+  });
+
+  it('refuses, before building it, a program larger than this heap holds: Go compiles up to ten times more', () => {
+    // 22 KB of text, 2,000,000 instructions: under Go's 3,355,443, and about 200 MB in V8, past the Deployment's heap.
+    const repeats = '[a-z]{1000}'.repeat(2_000);
+    expect(goRegExpError(repeats)).toBe(
+      `error parsing regexp: expression too large for this server: more than ${PATTERN_INSTRUCTIONS} instructions or ${PATTERN_RUNES} runes of character classes (Kubernetes compiles up to 3355443 and 33554432); split the pattern, or use narrower classes and fewer repeats`,
+    );
+    // Character classes of 3,900,000 runes in all: under Go's 33,554,432.
+    expect(goRegExpError('\\pL'.repeat(3_000))).toMatch(/too large for this server/);
+    // Within both: compiled, as Go compiles it.
+    expect(goRegExpError('[a-z]{1000}'.repeat(200))).toBeUndefined();
+    expect(goRegExpError('\\pL'.repeat(300))).toBeUndefined();
+    // Go's own refusals keep Go's words.
+    expect(goRegExpError('a{1001}')).toBe('error parsing regexp: invalid repeat count: `{1001}`');
   });
 
   it('compiles a 65,000-character literal as Go does, appending its runes (it took 33 s, a copy a rune)', () => {

@@ -76,6 +76,15 @@ const patterns = fc
     ),
   }));
 
+/** Short patterns of big programs: counted repeats (`[a-z]{1000}`, 11 characters, 1,000 instructions) and wide classes (`\\pL`). */
+const bigPrograms = fc
+  .tuple(fc.constantFrom('[a-z]{1000}', '\\pL', '(?:\\pL|\\pN){100}'), fc.integer({ min: 10, max: 5_000 }))
+  .map(([unit, count]) => ({
+    pattern: `CRD with ${unit} ${count} times`,
+    path: execPath(crd.repository, crd.collection),
+    body: crdWith({ p: { type: 'string', pattern: unit.repeat(Math.min(count, Math.floor(60_000 / unit.length))) } }),
+  }));
+
 const CEL_RULES = [
   "self.items.all(x, x.matches('^[a-z]+(-[a-z0-9]+)*$'))",
   "self.name.split('').map(c, c).all(c, c != '/')",
@@ -161,7 +170,7 @@ const nullMaps = fc.integer({ min: 1, max: 500 }).map((count) => ({
   }),
 }));
 
-const expensive: fc.Arbitrary<Expensive> = fc.oneof(patterns, crdBatch, celRules, quantities, namedPorts, nullMaps);
+const expensive: fc.Arbitrary<Expensive> = fc.oneof(patterns, bigPrograms, crdBatch, celRules, quantities, namedPorts, nullMaps);
 
 afterAll(() => killServers());
 
