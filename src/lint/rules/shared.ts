@@ -4,7 +4,7 @@ import { type CollectionModel, isMounted, type RepositoryModel, type SectionMode
 import { MOUNT_POINT_PATTERN, neutralContent, SHARED_MEMBER } from '../../collection/mount.js';
 import { FORBIDDEN_NAMES } from '../../repository/file-grammar.js';
 import { closestName, didYouMean } from '../../util/did-you-mean.js';
-import { isPlainObject } from '../../util/json.js';
+import { isPlainObject, type JsonValue } from '../../util/json.js';
 import type { LintReport } from '../report.js';
 
 const MOUNT_HINT =
@@ -61,7 +61,17 @@ function lintMountedNames(collection: CollectionModel, report: LintReport): void
   }
 }
 
-/** No section file is a copy of another: the same content, whatever variable it reads, belongs under shared/ once. */
+/** Values a content writes; a section of one (`"immutable": "{{ __X__.immutable }}"`) is the idiom, shorter than a mount. */
+function leaves(value: JsonValue): number {
+  if (Array.isArray(value)) return value.reduce((sum: number, item) => sum + leaves(item), 0);
+  if (isPlainObject(value)) return Object.values(value).reduce((sum: number, member) => sum + leaves(member), 0);
+  return 1;
+}
+
+/**
+ * No section file is a copy of another: the same content of two values or more, whatever variable it
+ * reads, belongs under shared/ once.
+ */
 export function lintCopies(model: RepositoryModel, report: LintReport): void {
   const files: Array<{ section: SectionModel; variable: unknown }> = [
     ...model.shared.flatMap((shared) => shared.sections.map((section) => ({ section, variable: shared.variable }))),
@@ -73,7 +83,7 @@ export function lintCopies(model: RepositoryModel, report: LintReport): void {
   ];
   const first = new Map<string, SectionModel>();
   for (const { section, variable } of files) {
-    if (section.body === undefined || Object.keys(section.content).length === 0 || report.hasErrorsIn(section.file.path)) continue;
+    if (section.body === undefined || leaves(section.content) < 2 || report.hasErrorsIn(section.file.path)) continue;
     const key = canonicalJson(typeof variable === 'string' ? neutralContent(section.content, variable) : section.content);
     const original = first.get(key);
     if (original === undefined) first.set(key, section);
