@@ -3,6 +3,7 @@
  * a hint on how to fix it. Printed as `file:line:col severity message`, the form editors and CI
  * annotate.
  */
+import { MountedFile } from '../collection/mount.js';
 import type { Position, SourceFile } from '../repository/source-file.js';
 
 export type Severity = 'error' | 'warning';
@@ -21,7 +22,9 @@ export class LintReport {
 
   add(severity: Severity, file: SourceFile, where: Where, message: string, hint?: string): void {
     const position = Array.isArray(where) ? file.locate(where as (string | number)[]) : (where as Position);
-    this.messages.push({ file: file.path, line: position.line, column: position.column, severity, message, hint });
+    // A shared section's problem may exist in one collection that mounts it alone: say which.
+    const said = file instanceof MountedFile ? `${message} (${file.note})` : message;
+    this.messages.push({ file: file.path, line: position.line, column: position.column, severity, message: said, hint });
   }
 
   error(file: SourceFile, where: Where, message: string, hint?: string): void {

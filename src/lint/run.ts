@@ -3,7 +3,7 @@
  * one report (as Helm's pkg/lint does). Source rules need the files alone; typed rules look at what
  * the build compiled (a render plan, the kind's schema), so the build runs them per collection.
  */
-import type { CollectionModel, RepositoryModel, SectionModel } from '../collection/model.js';
+import { type CollectionModel, isMounted, type RepositoryModel, type SectionModel, type SharedModel } from '../collection/model.js';
 import type { LintReport } from './report.js';
 import { lintConflicts, lintMaster } from './rules/collection.js';
 import { type LintedCrds, lintCrds } from './rules/crds.js';
@@ -13,16 +13,35 @@ import { lintKindTyping, type TypedCollection } from './rules/kind-typing.js';
 import { lintInputTypes } from './rules/input-types.js';
 import { lintFixedValues, lintInterpolatedLandings } from './rules/kubernetes.js';
 import { lintRefinements } from './rules/refinements.js';
-import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUnique } from './rules/repository-files.js';
+import {
+  lintCollectionDeclaration,
+  lintRepositoryDeclaration,
+  lintSharedDeclaration,
+  lintVariablesUnique,
+} from './rules/repository-files.js';
 import { lintFacets, lintIsObject, lintMemberNames, lintPlaceholders, lintReservedMembers } from './rules/sections.js';
+import { lintCopies, lintMounts } from './rules/shared.js';
 
 export type LintRule<Model> = (model: Model, report: LintReport) => void;
 
+/** A collection's own section files; the ones it mounts are linted once, in their shared folder (lintShared). */
 const eachSection =
   (rule: LintRule<SectionModel>): LintRule<CollectionModel> =>
   (collection, report) => {
-    for (const section of collection.sections) rule(section, report);
+    for (const section of collection.sections) if (!isMounted(section)) rule(section, report);
   };
+
+const FILE_RULES: LintRule<SectionModel>[] = [lintIsObject, lintFacets, lintReservedMembers, lintMemberNames];
+
+/** A shared folder's files as written: its declaration, then each section against its neutral variable. */
+const lintShared: LintRule<SharedModel> = (shared, report) => {
+  lintSharedDeclaration(shared, report);
+  for (const section of shared.sections) {
+    for (const rule of FILE_RULES) rule(section, report);
+    lintPlaceholders(shared, section, report, "this shared folder's");
+    lintRefinements(section, report);
+  }
+};
 
 const eachCollection =
   (rule: LintRule<CollectionModel>): LintRule<RepositoryModel> =>
@@ -39,16 +58,23 @@ const SOURCE_RULES: LintRule<RepositoryModel>[] = [
   lintFiles,
   ({ source }, report) => lintRepositoryDeclaration(source, report),
   ({ collections }, report) => lintVariablesUnique(collections, report),
+  (model, report) => {
+    for (const shared of model.shared) lintShared(shared, report);
+  },
   ...[
     lintCollectionDeclaration,
-    ...[lintIsObject, lintFacets, lintReservedMembers, lintMemberNames].map(eachSection),
+    ...FILE_RULES.map(eachSection),
     (collection: CollectionModel, report: LintReport) => {
-      for (const section of collection.sections) lintPlaceholders(collection, section, report);
+      for (const section of collection.sections) if (!isMounted(section)) lintPlaceholders(collection, section, report);
     },
     eachSection(lintRefinements),
     lintMaster,
     lintConflictsOfCleanSections,
   ].map(eachCollection),
+  (model, report) => {
+    for (const collection of model.collections) lintMounts(collection, model, report);
+  },
+  lintCopies,
 ];
 
 const TYPED_RULES: LintRule<TypedCollection>[] = [

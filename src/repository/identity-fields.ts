@@ -16,9 +16,9 @@ export interface IdentityField {
   description: string;
 }
 
-export type IdentityFile = 'repository' | 'collection';
+export type IdentityFile = 'repository' | 'collection' | 'shared';
 
-const nameField = (of: IdentityFile): IdentityField => ({
+const nameField = (of: string): IdentityField => ({
   name: 'name',
   pattern: NAME_PATTERN,
   description: `The ${of}'s name, the same as its folder: lowercase letters, digits and "-".`,
@@ -67,5 +67,15 @@ export const IDENTITY_FIELDS: Record<IdentityFile, IdentityField[]> = {
       description:
         'true only for a kind that neither Kubernetes nor a CRD in crds/ defines: it is then rendered without a schema and its answers are not checked.',
     },
+  ],
+  shared: [
+    nameField('shared folder'),
+    {
+      name: 'variable',
+      pattern: VARIABLE_PATTERN,
+      description:
+        'The neutral variable its sections\' placeholders read, e.g. "__POD__"; each collection that mounts them reads its own variable there.',
+    },
+    { name: 'description', description: 'One sentence saying what the shared sections write.' },
   ],
 };

@@ -4,3 +4,6 @@ export const COLLECTION_FILE = 'collection.json';
 export const SECTIONS_DIR = 'sections';
 export const EXAMPLES_DIR = 'examples';
 export const CRDS_DIR = 'crds';
+/** Sections written once and mounted by several collections: `shared/<name>/shared.json` and its `sections/`. */
+export const SHARED_DIR = 'shared';
+export const SHARED_FILE = 'shared.json';

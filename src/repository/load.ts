@@ -6,6 +6,8 @@
  *   <repos>/<repository>/<collection>/sections/<section>.json
  *   <repos>/<repository>/<collection>/examples/<example>.json
  *   <repos>/<repository>/crds/<crd>.yaml (or .yml, .json)
+ *   <repos>/<repository>/shared/<name>/shared.json
+ *   <repos>/<repository>/shared/<name>/sections/<section>.json
  *
  * Nothing is judged here; lint judges. Files are listed in code-point order, which is the section
  * order of CONTRACT §4, so the result does not depend on the file system or the locale.
@@ -15,7 +17,7 @@ import path from 'node:path';
 import { globSync } from 'glob';
 import { SourceFile } from './source-file.js';
 
-import { COLLECTION_FILE, CRDS_DIR, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR } from './layout.js';
+import { COLLECTION_FILE, CRDS_DIR, EXAMPLES_DIR, REPOSITORY_FILE, SECTIONS_DIR, SHARED_DIR, SHARED_FILE } from './layout.js';
 
 export interface NamedFile {
   /** File name without `.json`. */
@@ -32,6 +34,16 @@ export interface CollectionSource {
   examples: NamedFile[];
 }
 
+/** Sections written once, relative to a mount point, for the collections whose collection.json names them. */
+export interface SharedSource {
+  /** Folder name under `shared/`. */
+  name: string;
+  dir: string;
+  /** shared.json: its name and the neutral variable its placeholders read. */
+  file: SourceFile;
+  sections: NamedFile[];
+}
+
 export interface RepositorySource {
   /** Folder name. */
   name: string;
@@ -40,7 +52,9 @@ export interface RepositorySource {
   collections: CollectionSource[];
   /** CustomResourceDefinitions in `crds/`: the kinds of custom resources its collections may render. */
   crds: NamedFile[];
-  /** Folders inside the repository that are not collections (no collection.json) nor `crds/`. */
+  /** `shared/<name>/`: sections that collections mount. */
+  shared: SharedSource[];
+  /** Folders inside the repository that are not collections (no collection.json), `crds/` nor `shared/`. */
   strayDirs: string[];
 }
 
@@ -73,6 +87,20 @@ export function loadCrdFiles(repositoryDir: string): NamedFile[] {
     .map((entry) => ({ name: entry.replace(CRD_FILE, ''), file: new SourceFile(path.join(dir, entry)) }));
 }
 
+/** The shared section folders of a repository, `shared/<name>/` with a shared.json; the others are stray. */
+function loadShared(repositoryDir: string, strayDirs: string[]): SharedSource[] {
+  const sharedDir = path.join(repositoryDir, SHARED_DIR);
+  if (!existsSync(sharedDir) || !isDir(sharedDir)) return [];
+  const shared: SharedSource[] = [];
+  for (const name of listDir(sharedDir)) {
+    const dir = path.join(sharedDir, name);
+    if (!isDir(dir)) continue;
+    if (!existsSync(path.join(dir, SHARED_FILE))) strayDirs.push(dir);
+    else shared.push({ name, dir, file: new SourceFile(path.join(dir, SHARED_FILE)), sections: jsonFiles(path.join(dir, SECTIONS_DIR)) });
+  }
+  return shared;
+}
+
 /** Every repository of `reposDir`, or the ones `only` names (folder names). */
 export function loadRepositories(reposDir: string, only?: readonly string[]): RepositorySource[] {
   if (!existsSync(reposDir) || !isDir(reposDir)) throw new Error(`repositories folder ${reposDir} does not exist`);
@@ -85,7 +113,7 @@ export function loadRepositories(reposDir: string, only?: readonly string[]): Re
     const strayDirs: string[] = [];
     for (const child of listDir(dir)) {
       const collectionDir = path.join(dir, child);
-      if (!isDir(collectionDir) || child === CRDS_DIR) continue;
+      if (!isDir(collectionDir) || child === CRDS_DIR || child === SHARED_DIR) continue;
       if (!existsSync(path.join(collectionDir, COLLECTION_FILE))) {
         strayDirs.push(collectionDir);
         continue;
@@ -104,6 +132,7 @@ export function loadRepositories(reposDir: string, only?: readonly string[]): Re
       file: new SourceFile(path.join(dir, REPOSITORY_FILE)),
       collections,
       crds: loadCrdFiles(dir),
+      shared: loadShared(dir, strayDirs),
       strayDirs,
     });
   }

@@ -1,10 +1,11 @@
 /** Rules across the sections of one collection: the master section and conflicting members. */
 import { mergeTemplates, type MergeConflict } from '../../template/merge.js';
-import type { CollectionModel } from '../../collection/model.js';
+import { type CollectionModel, isMounted } from '../../collection/model.js';
 import type { LintReport } from '../report.js';
 
 export function lintMaster(context: CollectionModel, report: LintReport): void {
-  const parsed = context.sections.filter((section) => section.body !== undefined);
+  // A mounted section sits below the root, so the root's members are the collection's own masters' to write.
+  const parsed = context.sections.filter((section) => section.body !== undefined && !isMounted(section));
   if (parsed.length === 0) return;
   const masters = parsed.filter((section) => section.master);
   if (masters.length === 0) {

@@ -4,11 +4,12 @@ import { IDENTITY_FIELDS, type IdentityField } from '../../repository/identity-f
 import type { RepositorySource } from '../../repository/load.js';
 import type { SourceFile } from '../../repository/source-file.js';
 import { isPlainObject, type JsonObject } from '../../util/json.js';
-import type { CollectionModel } from '../../collection/model.js';
+import type { CollectionModel, SharedModel } from '../../collection/model.js';
+import { SHARED_MEMBER } from '../../collection/mount.js';
 import type { LintReport } from '../report.js';
 
 /** Each field as its declaration says, its description the hint; a member no field names is ignored, with a warning. */
-function checkFields(file: SourceFile, value: JsonObject, fields: IdentityField[], report: LintReport): void {
+function checkFields(file: SourceFile, value: JsonObject, fields: IdentityField[], report: LintReport, also: string[] = []): void {
   for (const field of fields) {
     const member = value[field.name];
     const hint = field.description;
@@ -23,7 +24,7 @@ function checkFields(file: SourceFile, value: JsonObject, fields: IdentityField[
       report.error(file, [field.name], `"${field.name}" is "${member}", which is not of the expected form`, hint);
     }
   }
-  const known = new Set(fields.map((field) => field.name));
+  const known = new Set([...fields.map((field) => field.name), ...also]);
   for (const name of Object.keys(value)) {
     if (!known.has(name)) report.warning(file, [name], `unknown member "${name}" is ignored`, `known members: ${[...known].join(', ')}`);
   }
@@ -77,7 +78,7 @@ export function lintCollectionDeclaration(context: CollectionModel, report: Lint
   const { source } = context;
   const value = context.declaration;
   if (value === undefined) return;
-  checkFields(source.file, value, IDENTITY_FIELDS.collection, report);
+  checkFields(source.file, value, IDENTITY_FIELDS.collection, report, [SHARED_MEMBER]);
   nameIsFolder(source.file, value, source.name, 'collection', report);
   if (context.sections.length === 0) {
     report.error(source.file, [], `collection ${source.name} has no sections`, `add section files under ${source.dir}/sections/`);
@@ -102,4 +103,13 @@ export function lintVariablesUnique(contexts: CollectionModel[], report: LintRep
       owners.set(variable, context.source.name);
     }
   }
+}
+
+/** shared.json: named as its folder, with the neutral variable its sections read. */
+export function lintSharedDeclaration(shared: SharedModel, report: LintReport): void {
+  const { file, name } = shared.source;
+  const value = asObject(file, 'shared.json', report);
+  if (value === undefined) return;
+  checkFields(file, value, IDENTITY_FIELDS.shared, report);
+  nameIsFolder(file, value, name, 'shared folder', report);
 }

@@ -116,7 +116,13 @@ export function lintMemberNames(section: SectionModel, report: LintReport): void
   for (const [name, member] of Object.entries(section.body)) if (isContentMember(name)) visit({ [name]: member } as JsonObject, []);
 }
 
-export function lintPlaceholders(context: CollectionModel, section: SectionModel, report: LintReport): void {
+/** `owner` names whose variable the placeholders must read: a collection's, or a shared folder's (shared.json). */
+export function lintPlaceholders(
+  context: Pick<CollectionModel, 'declaration'>,
+  section: SectionModel,
+  report: LintReport,
+  owner = "this collection's",
+): void {
   if (section.body === undefined) return;
   for (const { at, error } of section.syntaxErrors) {
     report.error(section.file, section.file.locateInString(at, error.offset), `malformed placeholder: ${error.message}`, error.hint);
@@ -140,7 +146,7 @@ export function lintPlaceholders(context: CollectionModel, section: SectionModel
           report.error(
             section.file,
             site.at,
-            `placeholder reads ${referenceToString(reference)}, but this collection's variable is ${variable}`,
+            `placeholder reads ${referenceToString(reference)}, but ${owner} variable is ${variable}`,
             `write {{ ${variable}.${reference.path.join('.')} }}`,
           );
         }
