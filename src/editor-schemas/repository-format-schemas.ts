@@ -7,6 +7,7 @@
 import { FORBIDDEN_NAMES, RESERVED_MEMBERS } from '../repository/file-grammar.js';
 import { IDENTITY_FIELDS, type IdentityFile } from '../repository/identity-fields.js';
 import { FACET_PATTERN, MASTER_FACET } from '../collection/facet.js';
+import { MOUNT_POINT_PATTERN, SHARED_MEMBER } from '../collection/mount.js';
 import type { Schema } from '../kubernetes/kind-schema.js';
 
 const patterned = (pattern: RegExp, description: string): Schema => ({ type: 'string', pattern: pattern.source, description });
@@ -37,11 +38,32 @@ export const REPOSITORY_SCHEMA: Schema = identityFile(
   'The identity of a template repository: repos/<repository>/repository.json.',
 );
 
-export const COLLECTION_SCHEMA: Schema = identityFile(
+const collectionIdentity = identityFile(
   'collection',
   'facetform collection.json',
   'One collection of a template repository, rendering one kind: repos/<repository>/<collection>/collection.json.',
 );
+const sharedName = (IDENTITY_FIELDS.shared.find((field) => field.name === 'name')?.pattern ?? /^.+$/) as RegExp;
+
+export const COLLECTION_SCHEMA: Schema = {
+  ...collectionIdentity,
+  properties: {
+    ...(collectionIdentity.properties as Record<string, Schema>),
+    [SHARED_MEMBER]: {
+      type: 'array',
+      description: "The repository's shared sections this collection uses as its own (shared/<name>/), each mounted at a member path.",
+      items: {
+        type: 'object',
+        required: ['name', 'at'],
+        properties: {
+          name: patterned(sharedName, 'A shared folder of the repository: shared/<name>/.'),
+          at: patterned(MOUNT_POINT_PATTERN, 'Where its sections are written, e.g. "spec.template.spec"; "" for the root.'),
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+};
 
 const unknownMetadata = `^\\$(?!(${[...RESERVED_MEMBERS].map((name) => escapeRegExp(name.slice(1))).join('|')})$)`;
 /** Member names lint refuses anywhere in a section's content. */
