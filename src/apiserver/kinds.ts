@@ -3,20 +3,20 @@
  * the metadata rules alone (names as DNS subdomains) for a custom resource, as apiextensions'
  * customResourceValidator runs them.
  */
-import type { FieldError } from './field-error.js';
-import type { KindRules } from './kind-rules.js';
-import { nameIsDNSSubdomain } from './names.js';
-import { validateObjectMeta } from './object-meta.js';
-import { configMapRules } from './kinds/config-map.js';
-import { customResourceDefinitionRules } from './kinds/custom-resource-definition.js';
-import { endpointsRules } from './kinds/endpoints.js';
-import { ingressClassRules } from './kinds/ingress-class.js';
-import { ingressRules } from './kinds/ingress.js';
-import { persistentVolumeClaimRules } from './kinds/persistent-volume-claim.js';
-import { persistentVolumeRules } from './kinds/persistent-volume.js';
-import { secretRules } from './kinds/secret.js';
-import { serviceRules } from './kinds/service.js';
-import { storageClassRules } from './kinds/storage-class.js';
+import type { FieldError } from './apimachinery/field-error.js';
+import type { KindRules } from './registry/kind-rules.js';
+import { nameIsDNSSubdomain } from './apimachinery/names.js';
+import { validateObjectMeta } from './apimachinery/object-meta.js';
+import { configMapRules } from './core/config-map.js';
+import { customResourceDefinitionRules } from './apiextensions/custom-resource-definition.js';
+import { endpointsRules } from './core/endpoints.js';
+import { ingressClassRules } from './networking/ingress-class.js';
+import { ingressRules } from './networking/ingress.js';
+import { persistentVolumeClaimRules } from './core/persistent-volume-claim.js';
+import { persistentVolumeRules } from './core/persistent-volume.js';
+import { secretRules } from './core/secret.js';
+import { serviceRules } from './core/service.js';
+import { storageClassRules } from './storage/storage-class.js';
 
 const BUILT_IN = new Map<string, KindRules>([
   ['/Service', serviceRules],

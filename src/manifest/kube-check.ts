@@ -6,8 +6,8 @@
  * own validation of the kind (src/apiserver).
  */
 import type { ErrorObject } from 'ajv';
-import { createErrors } from '../apiserver/create.js';
-import type { KindRules } from '../apiserver/kind-rules.js';
+import { createErrors } from '../apiserver/registry/create.js';
+import type { KindRules } from '../apiserver/registry/kind-rules.js';
 import { builtInRules } from '../apiserver/kinds.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
