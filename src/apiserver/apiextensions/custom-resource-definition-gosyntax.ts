@@ -3,7 +3,8 @@
  * spec.versions (storage and uniqueness errors) and a root schema (status subresource errors).
  * fmt prints a set pointer as its address, which differs from run to run: here it is 0xc000000000.
  */
-import { GoSyntax, goQuote } from '../apimachinery/field-error.js';
+import { GoSyntax } from '../apimachinery/field-error.js';
+import { goQuote } from '../golang/strconv.js';
 import { isPlainObject, type JsonObject } from '../../util/json.js';
 import type { InternalVersion } from './custom-resource-definition-internal.js';
 

@@ -5,6 +5,7 @@
  * `kubectl apply` would have printed.
  */
 import { toPointer } from '../../util/json.js';
+import { goQuote } from '../golang/strconv.js';
 
 /** apimachinery's CauseType of each kind of field error. */
 export type CauseType =
@@ -118,25 +119,6 @@ export function goValue(value: unknown): string {
   if (typeof value === 'string') return goQuote(value);
   if (Array.isArray(value) && value.every((item) => typeof item === 'string')) return `[]string{${value.map(goQuote).join(', ')}}`;
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
-}
-
-const PRINTABLE = /^[\p{L}\p{M}\p{N}\p{P}\p{S} ]$/u;
-const ESCAPES: Record<string, string> = { '\u0007': '\\a', '\b': '\\b', '\f': '\\f', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\v': '\\v' };
-
-/** Go's strconv.Quote: printable runes as they are, the rest escaped. */
-export function goQuote(text: string): string {
-  let quoted = '"';
-  for (const rune of text) {
-    if (rune === '"' || rune === '\\') quoted += `\\${rune}`;
-    else if (PRINTABLE.test(rune)) quoted += rune;
-    else if (ESCAPES[rune] !== undefined) quoted += ESCAPES[rune];
-    else {
-      const code = rune.codePointAt(0)!;
-      const hex = code.toString(16);
-      quoted += code < 0x80 ? `\\x${hex.padStart(2, '0')}` : code < 0x10000 ? `\\u${hex.padStart(4, '0')}` : `\\U${hex.padStart(8, '0')}`;
-    }
-  }
-  return `${quoted}"`;
 }
 
 function error(path: FieldPath, type: CauseType, detail: string, value?: { shown: unknown }): FieldError {

@@ -3,7 +3,8 @@
  * the name by the kind's rule, generateName, namespace, labels, annotations and their 256 KiB,
  * owner references and finalizers. Custom resources are judged by the same rules.
  */
-import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, goQuote, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { type FieldError, FieldPath, GoSyntax, NONE, forbidden, invalid, invalidEach, required, tooLong } from './field-error.js';
+import { goQuote } from '../golang/strconv.js';
 import { cutMiddle } from '../../util/text.js';
 import { list, number, object, string, strings } from '../golang/values.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSLabel, type NameRule } from './names.js';
@@ -145,27 +146,5 @@ export function validateObjectMeta(metadata: unknown, namespaced: boolean, nameR
   if (meta.annotations !== undefined) append(errors, validateAnnotations(meta.annotations, path.child('annotations')));
   if (meta.ownerReferences !== undefined) append(errors, validateOwnerReferences(meta.ownerReferences, path.child('ownerReferences')));
   if (meta.finalizers !== undefined) append(errors, validateFinalizers(meta.finalizers, path.child('finalizers')));
-  return errors;
-}
-
-const STANDARD_FINALIZERS = ['kubernetes', 'orphan', 'foregroundDeletion'];
-
-/**
- * core/validation's ValidateObjectMeta, which every built-in kind's validation calls: the rules
- * above, and a finalizer without a '/' must be one of Kubernetes' own.
- */
-export function validateCoreObjectMeta(metadata: unknown, namespaced: boolean, nameRule: NameRule): FieldError[] {
-  const errors = validateObjectMeta(metadata, namespaced, nameRule);
-  if (object(metadata).finalizers === undefined) return errors;
-  strings(object(metadata).finalizers).forEach((name, index) => {
-    if (!name.includes('/') && !STANDARD_FINALIZERS.includes(name))
-      errors.push(
-        invalid(
-          FieldPath.of('metadata', 'finalizers').index(index),
-          name,
-          'name is neither a standard finalizer name nor is it fully qualified',
-        ),
-      );
-  });
   return errors;
 }

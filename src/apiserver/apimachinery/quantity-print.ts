@@ -3,7 +3,7 @@
  * form), its Value (an int64, rounded up, wrapping as Go's arithmetic wraps) and its %#v struct.
  * Apart from quantity.ts, which holds what parsing and defaulting make of one.
  */
-import { goQuote } from './field-error.js';
+import { goQuote } from '../golang/strconv.js';
 import {
   BINARY_SUFFIXES,
   DECIMAL_SUFFIXES,

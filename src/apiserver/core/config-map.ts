@@ -3,7 +3,7 @@ import { type FieldError, FieldPath, invalid, invalidEach, tooLong } from '../ap
 import { type Fields, object, stringMap } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 
 /** core.MaxSecretSize, which a ConfigMap shares. */
 export const MAX_DATA_SIZE = 1024 * 1024;

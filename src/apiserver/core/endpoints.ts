@@ -4,7 +4,7 @@ import { type Fields, copyOf, isSet, list, number, object, string } from '../gol
 import { validateEndpointIP, validateIPLegacy } from './ip-rules.js';
 import type { KindRules } from '../registry/kind-rules.js';
 import { isDNS1123Label, isQualifiedName, isValidPortNum, nameIsDNSSubdomain, PORT_PROTOCOLS } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 
 function defaults(manifest: Fields): Fields {
   if (Array.isArray(manifest.subsets))

@@ -2,46 +2,16 @@
  * A PersistentVolumeClaim as the API server judges it on create: SetDefaults_PersistentVolumeClaimSpec,
  * the strategy's PrepareForCreate with 1.33's gates (VolumeAttributesClass and
  * CrossNamespaceVolumeDataSource off, AnyVolumeDataSource on: which data sources are dropped or
- * copied), then core/validation ValidatePersistentVolumeClaim. Also metav1's label selector rules,
- * which only the claim's selector needs here.
+ * copied), then core/validation ValidatePersistentVolumeClaim. The selector is
+ * metav1's (../apimachinery/label-selector.ts).
  */
-import {
-  type FieldError,
-  FieldPath,
-  GoSyntax,
-  forbidden,
-  invalid,
-  invalidEach,
-  notSupported,
-  required,
-} from '../apimachinery/field-error.js';
-import { type Fields, copyOnWrite, has, isSet, list, object, string, strings } from '../golang/values.js';
+import { type FieldError, FieldPath, GoSyntax, invalid, invalidEach, notSupported, required } from '../apimachinery/field-error.js';
+import { type Fields, copyOnWrite, has, isSet, object, string, strings } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
-import { isDNS1123Subdomain, isQualifiedName, isValidLabelValue, nameIsDNSLabel, nameIsDNSSubdomain } from '../apimachinery/names.js';
-import { validateCoreObjectMeta, validateLabels } from '../apimachinery/object-meta.js';
+import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../apimachinery/names.js';
+import { validateLabelSelector } from '../apimachinery/label-selector.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 import { VOLUME_MODES, resourceList, validateAccessModes, validatePositiveQuantity } from './persistent-volume.js';
-
-/** metav1 ValidateLabelSelector, with invalid values and unknown operators refused. */
-export function validateLabelSelector(selector: Fields, path: FieldPath): FieldError[] {
-  const errors = [...validateLabels(selector.matchLabels, path.child('matchLabels'))];
-  list(selector.matchExpressions).forEach((entry, index) => {
-    const requirement = object(entry);
-    const requirementPath = path.child('matchExpressions').index(index);
-    const operator = string(requirement.operator);
-    const values = strings(requirement.values);
-    if (operator === 'In' || operator === 'NotIn') {
-      if (values.length === 0)
-        errors.push(required(requirementPath.child('values'), "must be specified when `operator` is 'In' or 'NotIn'"));
-    } else if (operator === 'Exists' || operator === 'DoesNotExist') {
-      if (values.length > 0)
-        errors.push(forbidden(requirementPath.child('values'), "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-    } else errors.push(invalid(requirementPath.child('operator'), operator, 'not a valid selector operator'));
-    const key = string(requirement.key);
-    errors.push(...invalidEach(requirementPath.child('key'), key, isQualifiedName(key)));
-    values.forEach((value, i) => errors.push(...invalidEach(requirementPath.child('values').index(i), value, isValidLabelValue(value))));
-  });
-  return errors;
-}
 
 /** A typed reference with its apiGroup copied only where it is set: unset and "" differ to the match of dataSource and dataSourceRef. */
 function reference(from: Fields): Fields {

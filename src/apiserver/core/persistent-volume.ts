@@ -11,16 +11,16 @@ import {
   FieldPath,
   GoSyntax,
   forbidden,
-  goQuote,
   invalid,
   invalidEach,
   notSupported,
   required,
 } from '../apimachinery/field-error.js';
+import { goQuote } from '../golang/strconv.js';
 import { type Fields, copyOnWrite, has, isSet, list, object, string, strings } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
 import { isQualifiedName, isValidLabelValue, nameIsDNSSubdomain } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 import { quantityGoSyntax, quantityString, quantityValue } from '../apimachinery/quantity-print.js';
 import { type Quantity, parseQuantity, roundUp, sign } from '../apimachinery/quantity.js';
 import { SOURCES, defaultSources } from './persistent-volume-sources.js';

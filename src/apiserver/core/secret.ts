@@ -7,7 +7,7 @@ import { type FieldError, FieldPath, invalid, invalidEach, required, tooLong } f
 import { type Fields, object, string, stringMap, has } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
 import { isConfigMapKey, nameIsDNSSubdomain } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 import { MAX_DATA_SIZE } from './config-map.js';
 
 const data = FieldPath.of('data');

@@ -37,7 +37,8 @@ import {
   nameIsDNS1035Label,
   PORT_PROTOCOLS,
 } from '../apimachinery/names.js';
-import { append, validateCoreObjectMeta, validateLabels } from '../apimachinery/object-meta.js';
+import { append, validateLabels } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from './object-meta.js';
 
 const TYPES = ['ClusterIP', 'ExternalName', 'LoadBalancer', 'NodePort'];
 const AFFINITIES = ['ClientIP', 'None'];

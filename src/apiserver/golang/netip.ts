@@ -4,7 +4,7 @@
  * strconv.Quote of Go bytes, which those errors print with. Strings are "binary" here: one char a
  * UTF-8 byte (toBytes in go-url.ts).
  */
-import { goQuote } from '../apimachinery/field-error.js';
+import { goQuote } from './strconv.js';
 
 /** strconv.Quote of Go bytes: runes as goQuote prints them, a byte that starts no valid rune as \xNN. */
 export function goQuoteBytes(bytes: string): string {

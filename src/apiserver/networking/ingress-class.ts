@@ -12,7 +12,7 @@ import {
 import { type Fields, copyOnWrite, isSet, object, string, number } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
 import { isDNS1123Subdomain, nameIsDNSLabel, nameIsDNSSubdomain } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from '../core/object-meta.js';
 import { validateTypedReference } from './typed-reference.js';
 
 const MAX_CONTROLLER_LENGTH = 250;

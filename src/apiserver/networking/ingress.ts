@@ -15,7 +15,7 @@ import {
   nameIsDNS1035Label,
   nameIsDNSSubdomain,
 } from '../apimachinery/names.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from '../core/object-meta.js';
 import { validateTypedReference } from './typed-reference.js';
 
 const PATH_TYPES = ['Exact', 'ImplementationSpecific', 'Prefix'];

@@ -16,7 +16,7 @@ import {
 } from '../apimachinery/field-error.js';
 import { type Fields, isSet, list, object, string, strings } from '../golang/values.js';
 import type { KindRules } from '../registry/kind-rules.js';
-import { validateCoreObjectMeta } from '../apimachinery/object-meta.js';
+import { validateCoreObjectMeta } from '../core/object-meta.js';
 import { isQualifiedName, nameIsDNSSubdomain } from '../apimachinery/names.js';
 
 const RECLAIM_POLICIES = ['Delete', 'Retain'];

@@ -3,7 +3,7 @@
  * containsIP(), containsCIDR(), ip(), prefixLength(), masked(), string(cidr). Prefixes are Go's
  * netip.ParsePrefix's; the address keeps its host bits until masked().
  */
-import { goQuote } from '../../apiserver/apimachinery/field-error.js';
+import { goQuote } from '../../apiserver/golang/strconv.js';
 import { toBytes } from '../../apiserver/golang/url.js';
 import { type Addr, addrString, is4In6 } from '../../apiserver/golang/netip.js';
 import { contains, masked, overlaps, type Prefix, parsePrefix, prefixString } from '../../apiserver/golang/netip-prefix.js';

@@ -3,7 +3,7 @@
  * ip.isCanonical(), family() and the kind of an address, string(ip). Addresses are Go's
  * netip.ParseAddr's, refusing what Kubernetes refuses: zones and IPv4-mapped IPv6.
  */
-import { goQuote } from '../../apiserver/apimachinery/field-error.js';
+import { goQuote } from '../../apiserver/golang/strconv.js';
 import { toBytes } from '../../apiserver/golang/url.js';
 import {
   type Addr,
