@@ -2,7 +2,7 @@
  * Go's net/netip addresses (Go 1.26): ParseAddr with its error texts, which net/url runs on a
  * bracketed host and Kubernetes' CEL ip() and cidr() quote, and an address's String and kind. And
  * strconv.Quote of Go bytes, which those errors print with. Strings are "binary" here: one char a
- * UTF-8 byte (toBytes in go-url.ts).
+ * UTF-8 byte (toBytes in url.ts).
  */
 import { goQuote } from './strconv.js';
 

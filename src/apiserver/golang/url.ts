@@ -3,7 +3,7 @@
  * (webhook.ValidateWebhookURL), the api-approved.kubernetes.io annotation, and Kubernetes' CEL url()
  * and format.uri(). Their error texts are part of the API server's messages, so they are ported with
  * them. Go parses bytes: strings here are "binary" (one char a UTF-8 byte). What a parsed URL gives
- * back (String, EscapedPath, Query …) is in go-url-print.ts.
+ * back (String, EscapedPath, Query …) is in url-print.ts.
  */
 import { goQuoteBytes, isHex, parseAddr } from './netip.js';
 
