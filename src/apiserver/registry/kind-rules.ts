@@ -1,7 +1,7 @@
 /**
  * What the API server runs for one kind on create, beyond its OpenAPI schema: the defaults its
  * versioned type gets, and the hand-written validation of the kind (pkg/apis/<group>/validation),
- * object metadata included. One module per kind under kinds/ exports one of these.
+ * object metadata included. One module per kind, in its API group's folder, exports one of these.
  */
 import type { Fields } from '../golang/values.js';
 import type { FieldError } from '../apimachinery/field-error.js';
