@@ -3,7 +3,7 @@
  * of directories, imports up a floor, directories on no floor; then which directory imports which,
  * with how many imports, floor by floor. `npx tsx scripts/import-graph.ts`; exit 1 when a rule breaks.
  */
-import { describeFloors, FLOORS, floorOf, floorProblems, upwardImports } from '../test/helpers/architecture.js';
+import { APISERVER, describeFloors, FLOORS, floorOf, floorProblems, importsWithin, upwardImports } from '../test/helpers/architecture.js';
 import { cyclesOf, describeImport, directoryOf, importsOf } from '../test/helpers/import-graph.js';
 
 const imports = importsOf();
@@ -12,6 +12,13 @@ const sections: Array<[string, string[]]> = [
   ['circles of directories', cyclesOf(imports, directoryOf).map((cycle) => cycle.map(describeImport).join('\n    '))],
   ['imports up a floor', upwardImports(imports).map((edge) => `${describeImport(edge)} (${describeFloors(edge)})`)],
   ['floors', floorProblems()],
+  [
+    'imports up a floor of src/apiserver/',
+    upwardImports(importsWithin(imports, APISERVER), APISERVER).map(
+      (edge) => `${describeImport(edge)} (${describeFloors(edge, APISERVER)})`,
+    ),
+  ],
+  ['floors of src/apiserver/', floorProblems(APISERVER)],
 ];
 for (const [title, found] of sections) console.log(`${title}: ${found.length === 0 ? 'none' : `\n  ${found.join('\n  ')}`}`);
 

@@ -5,9 +5,9 @@
  * RoundUp(Milli), AsApproximateFloat64, Cmp with 1), printed by a Go program over these texts.
  */
 import { describe, expect, it } from 'vitest';
-import { type Quantity, asDec, parseQuantityText, removeFactors, roundUp } from '../src/apiserver/quantity.js';
-import { addQuantities, compareQuantities, quantityAsFloat, quantityKey } from '../src/apiserver/quantity-arithmetic.js';
-import { quantityString, quantityValue } from '../src/apiserver/quantity-print.js';
+import { type Quantity, asDec, parseQuantityText, removeFactors, roundUp } from '../src/apiserver/apimachinery/quantity.js';
+import { addQuantities, compareQuantities, quantityAsFloat, quantityKey } from '../src/apiserver/apimachinery/quantity-arithmetic.js';
+import { quantityString, quantityValue } from '../src/apiserver/apimachinery/quantity-print.js';
 
 // text, String, Value, String and Value after RoundUp(Milli), AsApproximateFloat64, Cmp(1)
 const GO: Array<[string, string, bigint, string, bigint, number, number]> = [

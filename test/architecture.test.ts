@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { describeFloors, floorProblems, upwardImports } from './helpers/architecture.js';
+import { APISERVER, describeFloors, floorProblems, importsWithin, placeOf, upwardImports } from './helpers/architecture.js';
 import { cyclesOf, describeImport, directoryOf, type Import, importsOf, SRC } from './helpers/import-graph.js';
 
 const imports = importsOf();
@@ -36,5 +36,29 @@ describe('the import graph of src/', () => {
 
   it('never imports from a floor above', () => {
     expect(upwardImports(imports).map((edge) => `${describeImport(edge)} (${describeFloors(edge)})`)).toEqual([]);
+  });
+});
+
+describe('src/apiserver/, laid out as Kubernetes lays out its packages', () => {
+  const within = importsWithin(imports, APISERVER);
+  const place = (file: string) => placeOf(APISERVER, file)!;
+
+  it('is read: the kinds import core, core imports apimachinery, apimachinery imports Go', () => {
+    const pairs = new Set(within.map((edge) => `${place(edge.from)} → ${place(edge.to)}`));
+    for (const pair of ['kinds.ts → core', 'core → apimachinery', 'apimachinery → golang', 'networking → core'])
+      expect(pairs, pair).toContain(pair);
+  });
+
+  it('stands every folder and module on one floor', () => {
+    expect(floorProblems(APISERVER)).toEqual([]);
+  });
+
+  it('never imports from a floor above: Go, then apimachinery, the registry, core, the groups, the kinds', () => {
+    expect(upwardImports(within, APISERVER).map((edge) => `${describeImport(edge)} (${describeFloors(edge, APISERVER)})`)).toEqual([]);
+  });
+
+  it('has no circle of folders', () => {
+    const joined = (edge: Import) => `${place(edge.from)} → ${place(edge.to)} by ${describeImport(edge)}`;
+    expect(circles(cyclesOf(within, place), joined)).toEqual([]);
   });
 });

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { portedKinds } from '../src/apiserver/kinds.js';
 import { SETTING } from '../src/server/settings/all.js';
 import { settingsTable } from '../src/server/settings/text.js';
 import { repositoriesIn, ROOT } from './helpers/repos.js';
@@ -220,6 +221,23 @@ describe("docs/server.md's settings table", () => {
   it.each(Object.entries(ELSEWHERE))('documents %s, which is not a setting of the server, in %s', (name, page) => {
     expect(readBySource.has(name), `${name} is no longer read: drop it from this test`).toBe(true);
     expect(read(page)).toContain(`\`${name}\``);
+  });
+});
+
+describe("docs/authoring.md's kinds judged as the API server judges them", () => {
+  it('lists the kinds src/apiserver/kinds.ts registers, by group, and no other', () => {
+    const listed = [
+      ...section(read('docs/authoring.md'), '### Kinds judged as the API server judges them').matchAll(/^- (.+?): (.+)$/gm),
+    ].flatMap(([, group, kinds]) => {
+      // "core (`v1`)" is the core group, '' in the registry.
+      const name = group!.startsWith('core') ? '' : group!.replaceAll('`', '');
+      return kinds!.split(', ').map((kind) => `${name}/${kind}`);
+    });
+    expect(listed.sort()).toEqual(
+      portedKinds()
+        .map(({ group, kind }) => `${group}/${kind}`)
+        .sort(),
+    );
   });
 });
 

@@ -2,6 +2,7 @@
  * Each lint rule run alone, over the contexts of a small repository with one file planted: no
  * compile, no other rule, no Kubernetes types generated (test/lint.test.ts runs them all together).
  */
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
@@ -15,6 +16,8 @@ import { lintCollectionDeclaration, lintRepositoryDeclaration, lintVariablesUniq
 import { lintInputTypes } from '../src/lint/rules/input-types.js';
 import { lintInterpolatedLandings } from '../src/lint/rules/kubernetes.js';
 import { lintRefinements } from '../src/lint/rules/refinements.js';
+import { lintUnportedKind } from '../src/lint/rules/unported-kind.js';
+import { CollectionRenderPlan } from '../src/render/render-plan.js';
 import { lintFacets, lintMemberNames, lintPlaceholders, lintReservedMembers } from '../src/lint/rules/sections.js';
 import { loadRepositories, type RepositorySource } from '../src/repository/load.js';
 import type { KindSchema } from '../src/kubernetes/kind-schema.js';
@@ -226,5 +229,51 @@ describe('each lint rule alone', () => {
         'reads __SET_ID__.spec.items as string, but again.json:6, items.json:6 read it as array: no value is both, so every request that gives it is refused',
       ],
     ]);
+  });
+});
+
+/** The files of test/fixtures/unported-kind (a Deployment collection), planted in the demo repository. */
+function unportedKindFixture(): Record<string, string> {
+  const fixture = path.join(import.meta.dirname, 'fixtures/unported-kind');
+  const files: Record<string, string> = {};
+  for (const file of readdirSync(fixture, { recursive: true, encoding: 'utf8' }))
+    if (file.endsWith('.json')) files[`demo-resources/${file.split(path.sep).join('/')}`] = readFileSync(path.join(fixture, file), 'utf8');
+  return files;
+}
+
+describe('lintUnportedKind', () => {
+  const typedAs = (by: 'kubernetes' | 'crd') => (collection: CollectionContext) => ({
+    model: collection,
+    typing: { by },
+    brokenCrds: new Map(),
+    plan: new CollectionRenderPlan({ collection: 'web', variable: '__WEB_ID__', ordered: collection.ordered }),
+  });
+
+  it("warns at a built-in kind's collection whose API-server rules are not ported, naming what goes unchecked", () => {
+    const messages = lintAlone(unportedKindFixture(), ({ contexts }, report) => {
+      for (const collection of contexts) lintUnportedKind(typedAs('kubernetes')(collection), report);
+    });
+    // The demo's ConfigMap collection is ported: only the Deployment is told.
+    expect(messages).toEqual([
+      {
+        file: 'demo-resources/web/collection.json',
+        line: 4,
+        column: 3,
+        severity: 'warning',
+        message:
+          "apps/v1 Deployment: the API server's own validation (beyond its OpenAPI schema) is not ported; its name, labels, " +
+          'annotations and the rules of pkg/apis/apps/validation go unchecked, so an answer of 200 may still be refused by kubectl apply',
+        hint:
+          'judge its manifests with `kubectl apply --dry-run=server` until its rules are ported; ' +
+          'docs/authoring.md#kinds-judged-as-the-api-server-judges-them lists the kinds that are',
+      },
+    ]);
+  });
+
+  it('says nothing of a custom resource, which its CRD judges', () => {
+    const messages = lintAlone(unportedKindFixture(), ({ contexts }, report) => {
+      for (const collection of contexts) lintUnportedKind(typedAs('crd')(collection), report);
+    });
+    expect(messages).toEqual([]);
   });
 });

@@ -1,3 +1,4 @@
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { compileRepositories } from '../src/compiler/compile.js';
@@ -13,6 +14,15 @@ async function lintWith(files: Record<string, string>, prepare?: (dir: string) =
   prepare?.(dir);
   const { report } = await compileRepositories(dir);
   return report.sorted().map((message) => ({ ...message, file: path.relative(dir, message.file) }));
+}
+
+/** test/fixtures/<name>'s files, planted at `at` in the demo repository's copy. */
+function fixture(name: string, at: string): Record<string, string> {
+  const folder = path.join(import.meta.dirname, 'fixtures', name);
+  const files: Record<string, string> = {};
+  for (const file of readdirSync(folder, { recursive: true, encoding: 'utf8' }))
+    if (/\.(json|yaml)$/.test(file)) files[`${at}/${file.split(path.sep).join('/')}`] = readFileSync(path.join(folder, file), 'utf8');
+  return files;
 }
 
 const errors = (messages: LintMessage[]) => messages.filter((message) => message.severity === 'error');
@@ -341,5 +351,20 @@ describe('lint', () => {
       }),
     );
     expect(messages.map((m) => path.basename(m.file))).toEqual(['a.json', 'b.json', 'c.json']);
+  });
+
+  it('warns at a Deployment collection that no API-server rule runs on it, and at no ported kind or custom resource', async () => {
+    // Named Web_1, its selector missing the template's labels: the build passes and nothing else is said.
+    const messages = await lintWith({
+      ...fixture('unported-kind', 'demo-resources'),
+      ...fixture('custom-resource', 'demo-resources'),
+      ...fixture('crds', 'demo-resources/crds'),
+    });
+    expect(errors(messages)).toEqual([]);
+    expect(
+      messages
+        .filter((message) => message.message.includes('is not ported'))
+        .map((message) => [message.file, message.line, message.message.split(':')[0]]),
+    ).toEqual([['demo-resources/web/collection.json', 4, 'apps/v1 Deployment']]);
   });
 });

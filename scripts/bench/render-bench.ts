@@ -7,7 +7,7 @@
 import Handlebars from 'handlebars';
 import jsone from 'json-e';
 import type { LoadedCollection } from '../../src/bundle/load.js';
-import { createErrors } from '../../src/apiserver/create.js';
+import { createErrors } from '../../src/apiserver/registry/create.js';
 import { builtInRules } from '../../src/apiserver/kinds.js';
 import { execute } from '../../src/exec/execute.js';
 import { compareInProcess } from './measure.js';

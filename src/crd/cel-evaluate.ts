@@ -4,7 +4,7 @@
  * Each run's cost is taken from the custom resource's budget (cel-runtime-budget.ts); a rule past
  * its limit or the budget ends the check, as in the API server.
  */
-import { duplicate, FieldPath, forbidden, invalid, required } from '../apiserver/field-error.js';
+import { duplicate, FieldPath, forbidden, invalid, required } from '../apiserver/apimachinery/field-error.js';
 import type { Problem } from '../request/problems.js';
 import { toPointer } from '../util/json.js';
 import { celLibrary } from './cel-library.js';

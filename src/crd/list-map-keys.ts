@@ -6,7 +6,7 @@
  * schema, compiled once per version.
  */
 import canonicalize from 'canonicalize';
-import { goValue } from '../apiserver/field-error.js';
+import { goValue } from '../apiserver/apimachinery/field-error.js';
 import type { Problem } from '../request/problems.js';
 import { isPlainObject, type JsonObject, toPointer } from '../util/json.js';
 

@@ -7,8 +7,8 @@
  * makes the manifest check and the input schemas (which take the same table) judge alike.
  */
 import { createRequire } from 'node:module';
-import { goTrimSpace } from '../apiserver/go-values.js';
-import { parseIPSloppy } from '../apiserver/ip.js';
+import { goTrimSpace } from '../apiserver/golang/values.js';
+import { parseIPSloppy } from '../apiserver/golang/ip.js';
 
 // The validators are CommonJS and require the CommonJS build: its table, not the ES module's copy.
 const { formats: sharedFormats } = createRequire(import.meta.url)(

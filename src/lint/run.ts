@@ -13,6 +13,7 @@ import { lintKindTyping, type TypedCollection } from './rules/kind-typing.js';
 import { lintInputTypes } from './rules/input-types.js';
 import { lintFixedValues, lintInterpolatedLandings } from './rules/kubernetes.js';
 import { lintRefinements } from './rules/refinements.js';
+import { lintUnportedKind } from './rules/unported-kind.js';
 import {
   lintCollectionDeclaration,
   lintRepositoryDeclaration,
@@ -79,6 +80,7 @@ const SOURCE_RULES: LintRule<RepositoryModel>[] = [
 
 const TYPED_RULES: LintRule<TypedCollection>[] = [
   lintKindTyping,
+  lintUnportedKind,
   ({ model, plan, typing: { manifestCheck } }, report) => {
     if (manifestCheck !== undefined) lintFixedValues(model, plan, manifestCheck, report);
   },

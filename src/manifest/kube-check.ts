@@ -6,8 +6,8 @@
  * own validation of the kind (src/apiserver).
  */
 import type { ErrorObject } from 'ajv';
-import { createErrors } from '../apiserver/create.js';
-import type { KindRules } from '../apiserver/kind-rules.js';
+import { createErrors } from '../apiserver/registry/create.js';
+import type { KindRules } from '../apiserver/registry/kind-rules.js';
 import { builtInRules } from '../apiserver/kinds.js';
 import { distinctProblems, type Problem } from '../request/problems.js';
 import { lookup } from '../request/resolve.js';
@@ -27,7 +27,13 @@ export interface CheckParts {
   celRules?: TransitionRules;
   /** The API server's own rules, run on a manifest its schema takes (a decode error stops the API server first). */
   apiServer?: KindRules;
-  /** A built-in kind whose rules are ported: Go decodes it, and its OpenAPI schema is only read as Go's decoder reads it. */
+  /**
+   * A built-in kind whose rules are ported: the API server decodes it with Go's decoder, not its
+   * OpenAPI schema, so the schema is read as that decoder reads it: a null member is the zero
+   * value (unset), and an `enum` only documents, the kind's own rules refusing the values Go
+   * refuses. Off for a kind whose rules are not ported, whose schema's enum is then the only check
+   * of those values; off for a custom resource, whose schema the API server does enforce.
+   */
   decodedByGo?: boolean;
   /** What the API server does to a custom resource before it judges it: drops nulls its schema does not allow, fills in defaults. */
   nulls?: NullPruning;
@@ -39,7 +45,11 @@ export class ManifestCheck {
 
   private constructor(private readonly make: () => CheckParts) {}
 
-  /** The check of one kind, or undefined when kubernetes-models has no model for it. */
+  /**
+   * The check of one kind, or undefined when kubernetes-models has no model for it. Registering a
+   * kind's rules in src/apiserver/kinds.ts is what switches `decodedByGo` on for it (see the list
+   * there of everything a new kind needs).
+   */
   static forKind(apiVersion: string, kind: string): ManifestCheck | undefined {
     const model = kubeModel(apiVersion, kind);
     if (model === undefined) return undefined;

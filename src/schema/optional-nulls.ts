@@ -9,7 +9,7 @@
  * required member that is null stays null and its schema refuses it. A map's value that is null
  * (`labels: {app: null}`, a YAML `app:` with nothing after it) is Go's zero value, `""` here, which
  * a map of strings always takes: it is judged as unset too, and the API server's rules read it as
- * `""` (apiserver/go-values.ts). Nulls in arrays are values and are judged as written.
+ * `""` (apiserver/golang/values.ts). Nulls in arrays are values and are judged as written.
  */
 import { isPlainObject, setMember } from '../util/json.js';
 import { isNullable, schemaParts } from './schema-parts.js';

@@ -3,10 +3,10 @@
  * containsIP(), containsCIDR(), ip(), prefixLength(), masked(), string(cidr). Prefixes are Go's
  * netip.ParsePrefix's; the address keeps its host bits until masked().
  */
-import { goQuote } from '../../apiserver/field-error.js';
-import { toBytes } from '../../apiserver/go-url.js';
-import { type Addr, addrString, is4In6 } from '../../apiserver/netip.js';
-import { contains, masked, overlaps, type Prefix, parsePrefix, prefixString } from '../../apiserver/netip-prefix.js';
+import { goQuote } from '../../apiserver/golang/strconv.js';
+import { toBytes } from '../../apiserver/golang/url.js';
+import { type Addr, addrString, is4In6 } from '../../apiserver/golang/netip.js';
+import { contains, masked, overlaps, type Prefix, parsePrefix, prefixString } from '../../apiserver/golang/netip-prefix.js';
 import { parseIP } from './ip.js';
 import { type Library, orThrow } from './opaque.js';
 

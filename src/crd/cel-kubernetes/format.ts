@@ -3,8 +3,14 @@
  * (an optional), format.<name>() and validate(), which gives optional.none() for a valid string
  * and else the optional list of what is wrong, in Go's words.
  */
-import { goParseRequestURI } from '../../apiserver/go-url.js';
-import { isQualifiedName, isValidLabelValue, nameIsDNS1035Label, nameIsDNSLabel, nameIsDNSSubdomain } from '../../apiserver/names.js';
+import { goParseRequestURI } from '../../apiserver/golang/url.js';
+import {
+  isQualifiedName,
+  isValidLabelValue,
+  nameIsDNS1035Label,
+  nameIsDNSLabel,
+  nameIsDNSSubdomain,
+} from '../../apiserver/apimachinery/names.js';
 import type { Library } from './opaque.js';
 import { optionals } from './optional.js';
 

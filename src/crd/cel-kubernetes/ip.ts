@@ -3,8 +3,8 @@
  * ip.isCanonical(), family() and the kind of an address, string(ip). Addresses are Go's
  * netip.ParseAddr's, refusing what Kubernetes refuses: zones and IPv4-mapped IPv6.
  */
-import { goQuote } from '../../apiserver/field-error.js';
-import { toBytes } from '../../apiserver/go-url.js';
+import { goQuote } from '../../apiserver/golang/strconv.js';
+import { toBytes } from '../../apiserver/golang/url.js';
 import {
   type Addr,
   addrString,
@@ -15,7 +15,7 @@ import {
   isLoopback,
   isUnspecified,
   parseAddr,
-} from '../../apiserver/netip.js';
+} from '../../apiserver/golang/netip.js';
 import { type Library, orThrow } from './opaque.js';
 
 /** parseIPAddr: the address, or Kubernetes' error text. */

@@ -3,8 +3,8 @@
  * isQuantity(), sign(), comparisons, add() and sub() (of a quantity or an int), asInteger(),
  * isInteger(), asApproximateFloat(). Quantities are apimachinery's, compared by value.
  */
-import type { Quantity } from '../../apiserver/quantity.js';
-import { parseQuantityText, sign } from '../../apiserver/quantity.js';
+import type { Quantity } from '../../apiserver/apimachinery/quantity.js';
+import { parseQuantityText, sign } from '../../apiserver/apimachinery/quantity.js';
 import {
   addQuantities,
   compareQuantities,
@@ -13,7 +13,7 @@ import {
   quantityAsInt64,
   quantityKey,
   subQuantities,
-} from '../../apiserver/quantity-arithmetic.js';
+} from '../../apiserver/apimachinery/quantity-arithmetic.js';
 import { type Library, orThrow } from './opaque.js';
 
 export const quantityLibrary: Library = ({ cel }, types) => {

@@ -3,8 +3,8 @@
  * url.ParseRequestURI must take, then url.Parse makes the value), isURL() (ParseRequestURI alone),
  * and the getters. URLs are equal when their String() is.
  */
-import { fromBytes, type GoURL, goParseRequestURI, goParseURL } from '../../apiserver/go-url.js';
-import { escapedPath, hostname, port, query, urlString } from '../../apiserver/go-url-print.js';
+import { fromBytes, type GoURL, goParseRequestURI, goParseURL } from '../../apiserver/golang/url.js';
+import { escapedPath, hostname, port, query, urlString } from '../../apiserver/golang/url-print.js';
 import type { Library } from './opaque.js';
 
 const PARSE_ERROR = 'URL parse error during conversion from string: ';
