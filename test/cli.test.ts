@@ -4,6 +4,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { MALFORMED_JSON } from './helpers/malformed-json.js';
 import { parseAllDocuments, parse as parseYaml } from 'yaml';
 import { USAGE } from '../src/cli/main.js';
 import { buildInto, runCli } from './helpers/build.js';
@@ -207,30 +208,7 @@ describe('facetform render', () => {
   });
 
   // The server's wording (src/util/json-syntax.ts): a .json file is JSON, so YAML takes neither `tru` nor `["master",]`.
-  it.each([
-    [
-      'a trailing comma',
-      '{"facets": ["master",]}',
-      'at line 1, column 21: a comma before the "]" that closes the array: JSON allows no trailing comma',
-    ],
-    [
-      'a misspelt literal',
-      '{"facets": ["master"],\n "strict": tru}',
-      'at line 2, column 12: a word that is not a JSON value: true, false and null are written in full, in lowercase',
-    ],
-    [
-      'an unterminated string',
-      '{"facets": ["master]}',
-      'at line 1, column 13: a string that is never closed: a double quote is missing before the end of its line',
-    ],
-    ['a lone "}"', '}', 'at line 1, column 1: a "}" where a value belongs: nothing opened the object it closes'],
-    ['an empty file', '', 'at line 1, column 1: there is no JSON value: the text is empty'],
-    [
-      'a file cut short',
-      '{"facets": ["master"], "values": {',
-      'at line 1, column 35: it ends before the JSON value is complete: cut short, or a closing "}" or "]" is missing',
-    ],
-  ])('names the line, column and cause of a .json request file with %s', async (_, text, where) => {
+  it.each(MALFORMED_JSON)('names the line, column and cause of a .json request file with %s', async (_, text, where) => {
     const file = path.join(work, 'malformed.json');
     writeFileSync(file, text);
     const run = await facetform(['render', collectionPath, '--request', file, '--bundles', dist]);
