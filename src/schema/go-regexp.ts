@@ -29,8 +29,8 @@ export const PATTERN_INSTRUCTIONS = 250_000;
 export const PATTERN_RUNES = 1_000_000;
 const GO_TOO_LARGE = 'expression too large';
 const TOO_LARGE_HERE =
-  `expression too large for this server: more than ${PATTERN_INSTRUCTIONS} instructions or ` +
-  `${PATTERN_RUNES} runes of character classes (Kubernetes compiles up to 3355443 and 33554432); ` +
+  `expression too large for this server: past ${PATTERN_INSTRUCTIONS} instructions or ${PATTERN_RUNES} runes of ` +
+  `character classes, the most it compiles (Go's limits are 3355443 and 33554432); ` +
   `split the pattern, or use narrower classes and fewer repeats`;
 
 /**

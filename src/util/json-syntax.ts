@@ -32,9 +32,11 @@ export function describeJsonSyntaxError(found: JsonSyntaxError): string {
   return `at line ${found.line}, column ${found.column}: ${found.cause}`;
 }
 
+/** As editors count: CR LF, LF and a lone CR each end a line; a byte order mark is no column. */
 function lineAndColumn(text: string, offset: number): { line: number; column: number } {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length, column: offset - before.lastIndexOf('\n') };
+  const lines = text.slice(0, offset).split(/\r\n|\r|\n/);
+  const last = lines.at(-1)!;
+  return { line: lines.length, column: last.length + 1 - (lines.length === 1 && last.startsWith('\ufeff') ? 1 : 0) };
 }
 
 interface Found {
@@ -132,8 +134,13 @@ function invalidSymbol(text: string, offset: number, before: number): string {
 /** An error inside a string or number token: the character within it. */
 function inToken(text: string, { error, offset, length }: ParseError): Found {
   const code = printParseErrorCode(error);
-  if (code === 'UnexpectedEndOfString')
+  if (code === 'UnexpectedEndOfString') {
+    // The scan ends a string at a line break: one the string goes on after is a raw control character in it.
+    const end = offset + length;
+    if (/^[\r\n][^\r\n]*"/.test(text.slice(end)))
+      return { offset: end, cause: 'a line break in a string: write it escaped, as \\n, or close the string before it' };
     return { offset, cause: 'a string that is never closed: a double quote is missing before the end of its line' };
+  }
   if (code === 'UnexpectedEndOfNumber' || code === 'InvalidNumberFormat')
     return { offset, cause: 'a number without digits after its sign, point or exponent' };
   for (let at = offset + 1; at < offset + length; at++) {

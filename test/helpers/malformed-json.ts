@@ -63,4 +63,14 @@ export const MALFORMED_JSON: Array<[name: string, text: string, where: string]> 
   ],
   ['a comment', '{"values": {}} // note', 'at line 1, column 16: a comment: JSON has none'],
   ['a second value', '{"values": {}} {}', 'at line 1, column 16: text after the end of the JSON value: send one value'],
+  [
+    'a line break inside a string',
+    '{"values": {"w": "a\rb"}}',
+    'at line 1, column 20: a line break in a string: write it escaped, as \\n, or close the string before it',
+  ],
+  [
+    'a word after a lone carriage return',
+    '{"values": {},\r"x": tru}',
+    'at line 2, column 6: a word that is not a JSON value: true, false and null are written in full, in lowercase',
+  ],
 ];
