@@ -38,7 +38,7 @@ export function validateContainerPorts(ports: unknown[], path: FieldPath): Field
 }
 
 /** AccumulateUniqueHostPorts: one protocol, host IP and host port taken once across `containers`. */
-export function checkHostPortConflicts(containers: readonly Fields[], path: FieldPath, firstIndex = 0): FieldError[] {
+export function checkHostPortConflicts(containers: readonly Fields[], path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   const taken = new Set<string>();
   containers.forEach((container, c) =>
@@ -47,17 +47,7 @@ export function checkHostPortConflicts(containers: readonly Fields[], path: Fiel
       const hostPort = number(port.hostPort);
       if (hostPort === 0) return;
       const key = `${string(port.protocol)}/${string(port.hostIP)}/${hostPort}`;
-      if (taken.has(key))
-        errors.push(
-          duplicate(
-            path
-              .index(firstIndex + c)
-              .child('ports')
-              .index(p)
-              .child('hostPort'),
-            key,
-          ),
-        );
+      if (taken.has(key)) errors.push(duplicate(path.index(c).child('ports').index(p).child('hostPort'), key));
       else taken.add(key);
     }),
   );

@@ -99,8 +99,9 @@ export function validateInitContainers(
     const name = string(container.name);
     if (names.has(name)) errors.push(duplicate(itemPath.child('name'), name));
     else if (name !== '') names.add(name);
-    // Init containers run one by one, so only each one's own host ports may collide.
-    errors.push(...checkHostPortConflicts([container], path, i));
+    // Init containers run one by one, so only each one's own host ports may collide. Go passes
+    // the one container as a list of its own, so the path names init container 0 whichever it is.
+    errors.push(...checkHostPortConflicts([container], path));
     if (restartPolicy === 'Always') errors.push(...validateProbes(container, itemPath));
     else for (const probe of PROBES) if (isSet(container[probe])) errors.push(forbidden(itemPath.child(probe), NOT_RESTARTABLE));
     if (isSet(container.lifecycle) && restartPolicy !== 'Always') errors.push(forbidden(itemPath.child('lifecycle'), NOT_RESTARTABLE));

@@ -4,11 +4,20 @@
  * predicates): names a container may ask for, quantities not negative, and each request within its
  * limit. Huge pages' sizes and resource claims are not judged yet.
  */
-import { type FieldError, type FieldPath, NONE, forbidden, invalid, invalidEach, required } from '../../apimachinery/field-error.js';
+import {
+  type FieldError,
+  type FieldPath,
+  GoSyntax,
+  NONE,
+  forbidden,
+  invalid,
+  invalidEach,
+  required,
+} from '../../apimachinery/field-error.js';
 import { isQualifiedName } from '../../apimachinery/names.js';
 import { asDec, type Quantity, parseQuantity, roundUp, sign } from '../../apimachinery/quantity.js';
 import { compareQuantities } from '../../apimachinery/quantity-arithmetic.js';
-import { quantityString } from '../../apimachinery/quantity-print.js';
+import { quantityGoSyntax, quantityString } from '../../apimachinery/quantity-print.js';
 import { object } from '../../golang/values.js';
 
 const STANDARD_CONTAINER_RESOURCES = new Set(['cpu', 'memory', 'ephemeral-storage']);
@@ -43,12 +52,15 @@ export const isExtendedResourceName = (name: string): boolean =>
 const isOvercommitAllowed = (name: string): boolean => isNativeResource(name) && !isHugePageResourceName(name);
 const isIntegerResourceName = (name: string): boolean => INTEGER_RESOURCES.has(name) || isExtendedResourceName(name);
 
+/** A core.ResourceName, a named string type, which field.Error prints with %v: unquoted. */
+const resourceName = (name: string): GoSyntax => new GoSyntax(name);
+
 /** validateResourceName. */
 function validateResourceName(name: string, path: FieldPath): FieldError[] {
-  const errors = invalidEach(path, name, isQualifiedName(name));
+  const errors = invalidEach(path, resourceName(name), isQualifiedName(name));
   if (errors.length > 0) return errors;
   if (!name.includes('/') && !STANDARD_RESOURCES.has(name) && !isQuotaHugePageResourceName(name))
-    return [invalid(path, name, 'must be a standard resource type or fully qualified')];
+    return [invalid(path, resourceName(name), 'must be a standard resource type or fully qualified')];
   return NONE;
 }
 
@@ -57,9 +69,9 @@ export function validateContainerResourceName(name: string, path: FieldPath): Fi
   const errors = validateResourceName(name, path);
   if (!name.includes('/')) {
     if (!STANDARD_CONTAINER_RESOURCES.has(name) && !isHugePageResourceName(name))
-      return [...errors, invalid(path, name, 'must be a standard resource for containers')];
+      return [...errors, invalid(path, resourceName(name), 'must be a standard resource for containers')];
   } else if (!isNativeResource(name) && !isExtendedResourceName(name))
-    return [...errors, invalid(path, name, "doesn't follow extended resource name standard")];
+    return [...errors, invalid(path, resourceName(name), "doesn't follow extended resource name standard")];
   return errors;
 }
 
@@ -73,7 +85,8 @@ function isWhole(quantity: Quantity): boolean {
 export function validateResourceQuantityValue(name: string, quantity: Quantity, path: FieldPath): FieldError[] {
   const errors: FieldError[] = [];
   if (sign(quantity) < 0) errors.push(invalid(path, quantityString(quantity), 'must be greater than or equal to 0'));
-  if (isIntegerResourceName(name) && !isWhole(quantity)) errors.push(invalid(path, quantityString(quantity), 'must be an integer'));
+  if (isIntegerResourceName(name) && !isWhole(quantity))
+    errors.push(invalid(path, new GoSyntax(quantityGoSyntax(quantity)), 'must be an integer'));
   return errors;
 }
 
