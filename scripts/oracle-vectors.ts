@@ -8,8 +8,8 @@
  * Gateway API's kinds (test/fixtures/realworld/gateway-api) get --gateway-count each, and its own
  * examples, valid and invalid, their verdicts in test/vectors/gateway-api-examples.jsonl.
  *
- * Lines a run of `npm run test:oracle` added (source `differential …`), cases written by hand
- * (source `case …`) and fixed cases (`fixed …`, scripts/oracle-fixed-vectors.ts) are kept, judged again.
+ * Lines a run of `npm run test:oracle` added (source `differential …`) and cases written by hand
+ * (source `case …`, scripts/oracle-case-vectors.ts) are kept, judged again.
  * Needs Go (the oracle is built on first use, minutes; later runs reuse test/oracle/.bin).
  */
 import { statSync } from 'node:fs';
@@ -59,7 +59,7 @@ for (const k of kinds) {
     oracle: stableVerdict(verdicts[i]!),
     source: `generated seed=${seed}`,
   }));
-  // Found by the differential run, written by hand or fixed: kept, their verdicts asked again (the oracle may have changed).
+  // Found by the differential run or written by hand: kept, their verdicts asked again (the oracle may have changed).
   const found = readVectors(k.kind.kind)
     .map(({ vector }) => vector)
     .filter((vector) => !vector.source.startsWith('generated'));

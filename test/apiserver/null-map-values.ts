@@ -1,18 +1,14 @@
 /**
  * Null as a map's value (issue 41): Go's decoder stores the value type's zero value (`""` in a
  * map[string]string), so the API server takes `labels: {app: null}`, as a YAML `app:` with nothing
- * after it is, and still judges the key. Judged by the oracle into test/vectors (source `fixed …`,
- * kept by `npm run oracle:vectors`) by `npx tsx scripts/oracle-fixed-vectors.ts`.
+ * after it is, and still judges the key. Judged by the oracle into test/vectors by
+ * scripts/oracle-case-vectors.ts.
  */
-export interface FixedCase {
-  kind: string;
-  rule: string;
-  manifest: Record<string, unknown>;
-}
+import type { HandWrittenCase } from './vectors.js';
 
 const meta = (extra: Record<string, unknown> = {}) => ({ name: 'web', namespace: 'default', ...extra });
 
-export const NULL_MAP_VALUE_CASES: FixedCase[] = [
+export const NULL_MAP_VALUE_CASES: HandWrittenCase[] = [
   {
     kind: 'ConfigMap',
     rule: 'null-map-value/accepted',

@@ -23,6 +23,13 @@ export interface CrdReference {
   sha256: string;
 }
 
+/** A manifest written by hand to be judged by the oracle into the vectors (scripts/oracle-case-vectors.ts), under `rule`. */
+export interface HandWrittenCase {
+  kind: string;
+  rule: string;
+  manifest: Record<string, unknown>;
+}
+
 export interface Vector {
   /** What the generator probed, `<class>/<what>`. */
   rule: string;
@@ -31,7 +38,7 @@ export interface Vector {
   oracle: OracleVerdict;
   /**
    * `generated seed=<seed>` by scripts/oracle-vectors.ts, `differential seed=<seed>` when a run of
-   * `npm run test:oracle` found it, `case <why>` for one written by hand (issue 41's quantities).
+   * `npm run test:oracle` found it, `case <why>` for one written by hand (test/apiserver, scripts/oracle-case-vectors.ts).
    */
   source: string;
 }
